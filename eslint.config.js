@@ -1,0 +1,45 @@
+import js from '@eslint/js'
+import tseslint from 'typescript-eslint'
+
+const services = ['orchestrator', 'trips', 'feed', 'marketplace']
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', 'coverage/', 'test-results/', 'web/**/dist/', '.quartet/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname }
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite'] }] }],
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      eqeqeq: ['error', 'always'],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/services/*'], message: 'core/ must not import services/' }] }]
+    }
+  },
+  // Services may import core/ but never each other.
+  ...services.map((name) => ({
+    files: [`src/services/${name}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: services.filter((other) => other !== name).map((other) => ({
+          group: [`**/services/${other}/**`, `**/services/${other}`, `../${other}/**`, `../../${other}/**`],
+          message: `services/${name} must not import services/${other}: share through src/core/`
+        }))
+      }]
+    }
+  })),
+  // The CLI and tests compose services; they may import any of them.
+  { files: ['src/cli/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'], rules: { 'no-restricted-imports': 'off' } },
+  { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
+  {
+    files: ['scripts/**/*.mjs', 'eslint.config.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } }
+  }
+)

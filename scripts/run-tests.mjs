@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+// Runs every test file under test/ with node:test (through tsx). Node 20 has no --test globs,
+// so the files are listed here. Extra arguments are passed on (e.g. a file or --test-only).
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+
+const root = path.resolve(import.meta.dirname, '..')
+const args = process.argv.slice(2)
+const explicit = args.filter((a) => !a.startsWith('-'))
+const flags = args.filter((a) => a.startsWith('-'))
+
+function find(dir) {
+  const out = []
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name)
+    if (entry.isDirectory()) out.push(...find(full))
+    else if (entry.name.endsWith('.test.ts')) out.push(full)
+  }
+  return out
+}
+
+const files = explicit.length > 0 ? explicit : find(path.join(root, 'test')).sort()
+if (files.length === 0) {
+  console.error('no test files found')
+  process.exit(1)
+}
+
+// Web UIs are built before the browser tests that serve them.
+if (fs.existsSync(path.join(root, 'scripts', 'build-web.mjs')) && files.some((f) => f.includes(`${path.sep}browser${path.sep}`) || f.includes('.browser.'))) {
+  const build = spawnSync(process.execPath, [path.join(root, 'scripts', 'build-web.mjs')], { stdio: 'inherit', cwd: root })
+  if (build.status !== 0) process.exit(build.status ?? 1)
+}
+
+const concurrency = process.env.TEST_CONCURRENCY ?? '2'
+const result = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...flags, ...files],
+  { stdio: 'inherit', cwd: root, env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' } }
+)
+process.exit(result.status ?? 1)

@@ -1,0 +1,16 @@
+#!/usr/bin/env node
+import { Command } from 'commander'
+import { registerServe } from './commands/serve.js'
+import { registerToken } from './commands/token.js'
+
+const program = new Command()
+program
+  .name('quartet')
+  .description('Quartet: orchestrator, trips, feed and marketplace services')
+  .version('0.1.0')
+  .showHelpAfterError()
+
+registerServe(program)
+registerToken(program)
+
+await program.parseAsync(process.argv)

@@ -1,0 +1,59 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
+import pg from 'pg'
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely'
+
+export type Dialect = 'sqlite' | 'postgres'
+
+export interface Database {
+  /** Untyped handle; each service narrows it to its own table types. */
+  db: Kysely<any>
+  dialect: Dialect
+  close(): Promise<void>
+}
+
+export interface OpenDatabaseOptions {
+  /** postgres://… ; when absent the embedded SQLite is used. */
+  url?: string | undefined
+  /** SQLite file path, or ":memory:". */
+  sqlitePath?: string
+  /** PostgreSQL schema to put first on the search_path (test isolation). */
+  schema?: string
+  poolSize?: number
+}
+
+// PostgreSQL returns BIGINT (count(*), sums) as strings; our values stay far below 2^53.
+pg.types.setTypeParser(20, (value) => Number(value))
+
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  if (options.url) {
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {})
+    })
+    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) })
+    await sql`select 1`.execute(db)
+    return { db, dialect: 'postgres', close: () => db.destroy() }
+  }
+  const file = options.sqlitePath ?? ':memory:'
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true })
+  const sqlite = new BetterSqlite3(file)
+  sqlite.pragma('journal_mode = WAL')
+  sqlite.pragma('synchronous = NORMAL')
+  sqlite.pragma('foreign_keys = ON')
+  sqlite.pragma('busy_timeout = 5000')
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }) })
+  return { db, dialect: 'sqlite', close: () => db.destroy() }
+}
+
+/** The dialect behind a Kysely handle (migrations receive only the handle). */
+export function dialectOf(db: Kysely<any>): Dialect {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite'
+}
+
+/** Current time as the ISO-8601 UTC text every table stores. */
+export function isoNow(clock: () => Date = () => new Date()): string {
+  return clock().toISOString()
+}

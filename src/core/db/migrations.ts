@@ -1,0 +1,36 @@
+import { Migrator, type Kysely, type Migration, type MigrationResultSet } from 'kysely'
+
+/** Each service names its migrations "<service>_<NNNN>_<what>" so they never collide. */
+export type MigrationSet = Record<string, Migration>
+
+export class MigrationError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options)
+    this.name = 'MigrationError'
+  }
+}
+
+/** Applies every pending migration (forward-only) and returns the names applied now. */
+export async function migrateToLatest(db: Kysely<any>, sets: MigrationSet[]): Promise<string[]> {
+  const all: MigrationSet = {}
+  for (const set of sets) {
+    for (const [name, migration] of Object.entries(set)) {
+      if (all[name]) throw new MigrationError(`duplicate migration name ${name}`)
+      all[name] = migration
+    }
+  }
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: () => Promise.resolve(all) },
+    migrationTableName: 'quartet_migrations',
+    migrationLockTableName: 'quartet_migrations_lock',
+    // Services gain migrations independently, so a new one may sort before an applied one.
+    allowUnorderedMigrations: true
+  })
+  const result: MigrationResultSet = await migrator.migrateToLatest()
+  if (result.error) {
+    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown'
+    throw new MigrationError(`migration ${failed} failed: ${String(result.error)}`, { cause: result.error })
+  }
+  return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+}

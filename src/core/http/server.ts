@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import cors from '@fastify/cors'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import { Type } from 'typebox'
+import { AppError } from '../errors/app-error.js'
+import { createErrorHandler, defaultErrorFormatter, type ErrorFormatter } from './errors.js'
+
+export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>
+
+export interface BuildServerOptions {
+  /** Service name: OpenAPI title and log binding. */
+  name: string
+  description: string
+  version?: string
+  logger: FastifyBaseLogger
+  errorFormatter?: ErrorFormatter
+  /** Request body limit in bytes (default 1 MiB). */
+  bodyLimit?: number
+  /** Origins allowed by CORS: a list, '*' for any, or undefined for no CORS headers. */
+  corsOrigins?: string[] | '*' | undefined
+  /** Extra headers CORS lets browsers send. */
+  corsAllowedHeaders?: string[]
+  /** Checked by GET /health; throw to report the service unhealthy. */
+  healthCheck?: () => Promise<void>
+  /** OpenAPI security schemes and tags, merged into the generated document. */
+  openapi?: {
+    securitySchemes?: Record<string, unknown>
+    security?: Record<string, string[]>[]
+    tags?: { name: string; description?: string }[]
+  }
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
+export const ONE_MIB = 1024 * 1024
+
+/**
+ * The Fastify instance every service starts from: request ids, security headers, body limit,
+ * one error handler (with the service's formatter), 404s in the same shape, /health, and the
+ * OpenAPI document at /openapi.json with interactive docs at /docs.
+ */
+export async function buildServer(options: BuildServerOptions): Promise<App> {
+  const app = Fastify({
+    loggerInstance: options.logger,
+    bodyLimit: options.bodyLimit ?? ONE_MIB,
+    routerOptions: { maxParamLength: 512, ignoreTrailingSlash: true },
+    // One structured line per request is logged by our onResponse hook instead.
+    logController: new LogController({ disableRequestLogging: true }),
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id']
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
+    },
+    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true } }
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  const format = options.errorFormatter ?? defaultErrorFormatter
+  app.setErrorHandler(createErrorHandler(format))
+  app.setNotFoundHandler((request) => {
+    throw new AppError('ROUTE_NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`)
+  })
+
+  app.addHook('onSend', (request, reply, payload, done) => {
+    reply.header('x-request-id', request.id)
+    reply.header('x-content-type-options', 'nosniff')
+    reply.header('referrer-policy', 'no-referrer')
+    const type = reply.getHeader('content-type')
+    if (typeof type === 'string' && type.startsWith('application/json')) {
+      reply.header('x-frame-options', 'DENY')
+      reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'")
+      reply.header('cache-control', reply.getHeader('cache-control') ?? 'no-store')
+    }
+    done(null, payload)
+  })
+
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info(
+      { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request'
+    )
+    done()
+  })
+
+  if (options.corsOrigins !== undefined) {
+    await app.register(cors, {
+      origin: options.corsOrigins === '*' ? true : options.corsOrigins,
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+      allowedHeaders: ['Content-Type', 'Authorization', 'X-Request-Id', ...(options.corsAllowedHeaders ?? [])],
+      exposedHeaders: ['X-Request-Id']
+    })
+  }
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: `Quartet ${options.name}`, description: options.description, version: options.version ?? '1.0.0' },
+      components: { securitySchemes: (options.openapi?.securitySchemes ?? {}) as never },
+      ...(options.openapi?.security ? { security: options.openapi.security } : {}),
+      ...(options.openapi?.tags ? { tags: options.openapi.tags } : {})
+    }
+  })
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true })
+
+  app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger())
+
+  app.get(
+    '/health',
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Liveness and database reachability',
+        security: [],
+        response: {
+          200: Type.Object({ status: Type.Literal('ok'), service: Type.String(), uptimeSeconds: Type.Number() }),
+          503: Type.Object({ status: Type.Literal('unavailable'), service: Type.String(), reason: Type.String() })
+        }
+      }
+    },
+    async (_request, reply) => {
+      try {
+        await options.healthCheck?.()
+        return { status: 'ok' as const, service: options.name, uptimeSeconds: Math.round(process.uptime()) }
+      } catch (error) {
+        return reply.code(503).send({ status: 'unavailable' as const, service: options.name, reason: String(error) })
+      }
+    }
+  )
+
+  return app
+}

@@ -1,0 +1,38 @@
+import type { TourUserRow, TripsDb, UserRow } from '../../db.js'
+
+export function createMembersRepository(db: TripsDb) {
+  return {
+    async isMember(tourId: number, userId: number): Promise<boolean> {
+      const row = await db.selectFrom('trips_tour_users').select('id')
+        .where('tour_id', '=', tourId).where('user_id', '=', userId).executeTakeFirst()
+      return row !== undefined
+    },
+    /** Inserts the link; a duplicate pair fails on the UNIQUE constraint (callers map it). */
+    insert(tourId: number, userId: number, createdAt: string): Promise<TourUserRow> {
+      return db.insertInto('trips_tour_users').values({ tour_id: tourId, user_id: userId, created_at: createdAt })
+        .returningAll().executeTakeFirstOrThrow()
+    },
+    /** Users of a tour, the creator first (links in insertion order). */
+    usersOfTour(tourId: number): Promise<UserRow[]> {
+      return db.selectFrom('trips_tour_users as link')
+        .innerJoin('trips_users as user', 'user.id', 'link.user_id')
+        .selectAll('user')
+        .where('link.tour_id', '=', tourId)
+        .orderBy('link.id')
+        .execute()
+    },
+    /** Links of a user, optionally limited to one tour and to tours `viewerId` also belongs to. */
+    linksOfUser(userId: number, options: { tourId?: number | undefined; viewerId?: number | undefined } = {}): Promise<TourUserRow[]> {
+      let query = db.selectFrom('trips_tour_users as link').selectAll('link').where('link.user_id', '=', userId)
+      if (options.tourId !== undefined) query = query.where('link.tour_id', '=', options.tourId)
+      const viewerId = options.viewerId
+      if (viewerId !== undefined && viewerId !== userId) {
+        query = query.where((eb) =>
+          eb.exists(eb.selectFrom('trips_tour_users as mine').select('mine.id')
+            .whereRef('mine.tour_id', '=', 'link.tour_id').where('mine.user_id', '=', viewerId)))
+      }
+      return query.orderBy('link.id').execute()
+    }
+  }
+}
+export type MembersRepository = ReturnType<typeof createMembersRepository>

@@ -1,0 +1,71 @@
+import type { Static } from 'typebox'
+import { AppError } from '../../../../core/errors/app-error.js'
+import { isUniqueViolation } from '../../../../core/db/errors.js'
+import type { Access, Caller } from '../../access.js'
+import type { UserRow } from '../../db.js'
+import type { CreateUserBody, UpdateUserBody } from '../../schemas.js'
+import type { UsersRepository } from './users.repository.js'
+
+// The original stores the literal "nil" for absent emergency details; its client reads it back as empty.
+const ABSENT = 'nil'
+
+export interface UsersServiceDeps {
+  users: UsersRepository
+  access: Access
+  now: () => string
+}
+
+export function createUsersService({ users, access, now }: UsersServiceDeps) {
+  function emailTaken(error: unknown): never {
+    if (isUniqueViolation(error)) {
+      throw new AppError('TRIPS_EMAIL_TAKEN', undefined, { details: [{ pointer: '/email_address', message: 'email_address has already been taken' }] })
+    }
+    throw error
+  }
+
+  async function existing(id: number): Promise<UserRow> {
+    const user = await users.findById(id)
+    if (!user) throw new AppError('TRIPS_USER_NOT_FOUND')
+    return user
+  }
+
+  return {
+    async create(_caller: Caller, input: Static<typeof CreateUserBody>): Promise<UserRow> {
+      const at = now()
+      return users.insert({
+        user_name: input.user_name,
+        email_address: input.email_address,
+        email_key: input.email_address.toLowerCase(),
+        emergency_contact_name: input.emergency_contact_name ?? ABSENT,
+        emergency_number: input.emergency_number ?? ABSENT,
+        created_at: at,
+        updated_at: at
+      }).catch(emailTaken)
+    },
+
+    /** GET /user/{email_address}: by e-mail (case-insensitive); an all-digit segment is taken as the id. */
+    async lookup(_caller: Caller, segment: string): Promise<UserRow> {
+      const user = /^\d{1,15}$/.test(segment) ? await users.findById(Number(segment)) : await users.findByEmail(segment)
+      if (!user) throw new AppError('TRIPS_USER_NOT_FOUND')
+      return user
+    },
+
+    async update(caller: Caller, id: number, patch: Static<typeof UpdateUserBody>): Promise<UserRow> {
+      await access.assertSelf(caller, await existing(id))
+      const changes = {
+        ...patch,
+        ...(patch.email_address ? { email_key: patch.email_address.toLowerCase() } : {}),
+        updated_at: now()
+      }
+      const updated = await users.update(id, changes).catch(emailTaken)
+      if (!updated) throw new AppError('TRIPS_USER_NOT_FOUND')
+      return updated
+    },
+
+    async delete(caller: Caller, id: number): Promise<void> {
+      await access.assertSelf(caller, await existing(id))
+      if (!(await users.delete(id))) throw new AppError('TRIPS_USER_NOT_FOUND')
+    }
+  }
+}
+export type UsersService = ReturnType<typeof createUsersService>

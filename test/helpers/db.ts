@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
+import { openDatabase, type Database } from '../../src/core/db/database.js'
+import { migrateToLatest, type MigrationSet } from '../../src/core/db/migrations.js'
+
+export interface TestDatabase extends Database {
+  /** PostgreSQL schema of this test database (undefined on SQLite). */
+  schema: string | undefined
+}
+
+/**
+ * A fresh, migrated database for one test file: in-memory SQLite by default, or, when
+ * DATABASE_URL is set, a new PostgreSQL schema of its own (dropped on close) so parallel test
+ * files and runs never see each other's rows.
+ */
+export async function createTestDatabase(migrationSets: MigrationSet[]): Promise<TestDatabase> {
+  const url = process.env.DATABASE_URL
+  if (!url) {
+    const database = await openDatabase({ sqlitePath: ':memory:' })
+    await migrateToLatest(database.db, migrationSets)
+    return { ...database, schema: undefined }
+  }
+  const schema = `test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`
+  const admin = new pg.Client({ connectionString: url })
+  await admin.connect()
+  await admin.query(`create schema ${schema}`)
+  await admin.end()
+  const database = await openDatabase({ url, schema, poolSize: 5 })
+  await migrateToLatest(database.db, migrationSets)
+  return {
+    ...database,
+    schema,
+    async close() {
+      await database.close()
+      const cleanup = new pg.Client({ connectionString: url })
+      await cleanup.connect()
+      await cleanup.query(`drop schema if exists ${schema} cascade`)
+      await cleanup.end()
+    }
+  }
+}
+
+/** Every row of every table (except migration bookkeeping), to prove a rejected request wrote nothing. */
+export async function snapshotTables(database: Database, prefix: string): Promise<string> {
+  const tables = await database.db.introspection.getTables()
+  const names = tables.map((t) => t.name).filter((n) => n.startsWith(prefix)).sort()
+  const parts: string[] = []
+  for (const name of names) {
+    const rows = await database.db.selectFrom(name).selectAll().orderBy('id').execute()
+    parts.push(`${name}:${JSON.stringify(rows)}`)
+  }
+  return parts.join('\n')
+}
