@@ -16,6 +16,19 @@ export interface StartedService {
   app: App
   /** Lines printed at start-up after the URL: how to get a credential, what is configured. */
   notes: string[]
+  /**
+   * Further listeners started with the service (e.g. the feed's web client). `apiUrl` is resolved
+   * once the service itself listens, so a companion can be told where its API is.
+   */
+  companions?: { name: string; port: number; create(apiUrl: string): Promise<App> }[]
+}
+
+/** A service refusing to start for a reason the operator must fix (printed without a stack). */
+export class ServiceStartError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ServiceStartError'
+  }
 }
 
 /** A service as the CLI sees it. Services never import each other; the CLI composes them. */

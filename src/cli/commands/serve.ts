@@ -1,6 +1,7 @@
 import type { Command } from 'commander'
 import { SERVICE_NAMES, type ServiceName } from '../../core/config/config.js'
 import { createLogger } from '../../core/logger.js'
+import { ServiceStartError } from '../../core/service.js'
 import type { App } from '../../core/http/server.js'
 import { serviceRegistry } from '../registry.js'
 import { loadConfigOrExit, openMigratedDatabase } from '../runtime.js'
@@ -78,23 +79,42 @@ async function serve(names: string[], options: ServeOptions): Promise<void> {
     process.stdout.write('PORT is ignored because several services start; use <SERVICE>_PORT.\n')
   }
   process.stdout.write(`database     ${database.dialect === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `SQLite ${config.dataDir}/quartet.db`}\n`)
-  for (const definition of definitions) {
-    const { app, notes } = await definition.create({ config, database, logger, clock: () => new Date() })
-    const port = usePortVar ? (config.singlePort as number) : config.ports[definition.name]
+  async function fail(message: string): Promise<never> {
+    process.stderr.write(`${message}\n`)
+    await Promise.allSettled(started.map((s) => s.app.close()))
+    await database.close()
+    process.exit(1)
+  }
+
+  async function listen(name: string, app: App, port: number): Promise<string> {
     try {
       await app.listen({ host: config.host, port })
     } catch (error) {
-      process.stderr.write(`${definition.name}: cannot listen on ${config.host}:${port}: ${(error as Error).message}\n`)
-      await Promise.allSettled(started.map((s) => s.app.close()))
-      await database.close()
-      process.exit(1)
+      await app.close().catch(() => undefined)
+      return fail(`${name}: cannot listen on ${config.host}:${port}: ${(error as Error).message}`)
     }
-    started.push({ name: definition.name, app })
+    started.push({ name, app })
     const address = app.server.address()
     const actualPort = typeof address === 'object' && address ? address.port : port
-    const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${actualPort}`
+    return `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${actualPort}`
+  }
+
+  for (const definition of definitions) {
+    let service
+    try {
+      service = await definition.create({ config, database, logger, clock: () => new Date() })
+    } catch (error) {
+      if (error instanceof ServiceStartError) return fail(`${definition.name}: ${error.message}`)
+      throw error
+    }
+    const port = usePortVar ? (config.singlePort as number) : config.ports[definition.name]
+    const base = await listen(definition.name, service.app, port)
     process.stdout.write(`${definition.name.padEnd(12)} ${base}  docs ${base}/docs\n`)
-    for (const note of notes) process.stdout.write(`${''.padEnd(12)} ${note}\n`)
+    for (const note of service.notes) process.stdout.write(`${''.padEnd(12)} ${note}\n`)
+    for (const companion of service.companions ?? []) {
+      const companionBase = await listen(companion.name, await companion.create(base), companion.port)
+      process.stdout.write(`${companion.name.padEnd(12)} ${companionBase}\n`)
+    }
   }
   process.stdout.write('ready\n')
 }
