@@ -44,8 +44,35 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   sqlite.pragma('synchronous = NORMAL')
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('busy_timeout = 5000')
-  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }) })
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) })
   return { db, dialect: 'sqlite', close: () => db.destroy() }
+}
+
+/**
+ * Kysely's SQLite driver prepares every query anew, which costs more than running it. Kysely
+ * runs one query at a time on this connection, so a prepared statement can be reused safely;
+ * keep the most recent ones by SQL text.
+ */
+function withStatementCache(sqlite: BetterSqlite3.Database, maxStatements = 500) {
+  const cache = new Map<string, BetterSqlite3.Statement>()
+  return {
+    close: () => sqlite.close(),
+    prepare(text: string) {
+      let statement = cache.get(text)
+      if (statement) {
+        // Refresh recency: Map iteration order is insertion order.
+        cache.delete(text)
+      } else {
+        statement = sqlite.prepare(text)
+        if (cache.size >= maxStatements) {
+          const oldest = cache.keys().next().value
+          if (oldest !== undefined) cache.delete(oldest)
+        }
+      }
+      cache.set(text, statement)
+      return statement
+    }
+  }
 }
 
 /** The dialect behind a Kysely handle (migrations receive only the handle). */

@@ -77,13 +77,15 @@ export async function buildServer(options: BuildServerOptions): Promise<App> {
     done(null, payload)
   })
 
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-      'request'
-    )
-    done()
-  })
+  if ((options.logger as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? true) {
+    app.addHook('onResponse', (request, reply, done) => {
+      request.log.info(
+        { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+        'request'
+      )
+      done()
+    })
+  }
 
   if (options.corsOrigins !== undefined) {
     await app.register(cors, {

@@ -1,7 +1,6 @@
 import { AppError } from '../../core/errors/app-error.js'
 import type { TourRow, UserRow } from './db.js'
 import type { MembersRepository } from './modules/members/members.repository.js'
-import type { ToursRepository } from './modules/tours/tours.repository.js'
 import type { UsersRepository } from './modules/users/users.repository.js'
 
 /** The verified principal: the e-mail claim of the bearer token. */
@@ -11,8 +10,7 @@ export interface Caller {
 
 export interface AccessDeps {
   users: Pick<UsersRepository, 'findByEmail'>
-  tours: Pick<ToursRepository, 'findById'>
-  members: Pick<MembersRepository, 'isMember'>
+  members: Pick<MembersRepository, 'tourWithMembership'>
   /** "owner" enforces the ownership rules; "open" is the original's no-ownership behaviour. */
   authz: 'owner' | 'open'
 }
@@ -37,12 +35,11 @@ export function createAccess(deps: AccessDeps) {
   }
 
   async function memberTour(caller: Caller, tourId: number): Promise<{ tour: TourRow; viewer: number | undefined }> {
-    const tour = await deps.tours.findById(tourId)
-    if (!tour) throw new AppError('TRIPS_TOUR_NOT_FOUND')
-    if (!enforced) return { tour, viewer: undefined }
-    const user = await deps.users.findByEmail(caller.email)
-    if (!user || !(await deps.members.isMember(tourId, user.id))) throw new AppError('TRIPS_TOUR_NOT_FOUND')
-    return { tour, viewer: user.id }
+    const found = await deps.members.tourWithMembership(tourId, caller.email)
+    if (!found) throw new AppError('TRIPS_TOUR_NOT_FOUND')
+    if (!enforced) return { tour: found.tour, viewer: undefined }
+    if (!found.isMember) throw new AppError('TRIPS_TOUR_NOT_FOUND')
+    return { tour: found.tour, viewer: found.viewerId }
   }
 
   return {

@@ -34,6 +34,14 @@ function errorResponses(extra: Record<number, TSchema> = {}) {
   return { 401: NotAuthenticated, 404: JsonApiErrors, 422: JsonApiErrors, ...extra }
 }
 
+function mergeQueryIntoBody(request: FastifyRequest, _reply: unknown, done: () => void): void {
+  const query = request.query as Record<string, unknown>
+  const body = request.body
+  if (body === undefined || body === null) request.body = { ...query }
+  else if (typeof body === 'object' && !Array.isArray(body)) request.body = { ...query, ...(body as Record<string, unknown>) }
+  done()
+}
+
 function callerOf(request: FastifyRequest): Caller {
   // Set by the onRequest hook of this plugin for every route in it.
   return request.tripsCaller as Caller
@@ -51,12 +59,8 @@ export function tripsRoutes(deps: TripsRouteDeps) {
 
     // Create and update read parameters from the query string as well as the body (as the
     // original Rails API did): merge them, body winning, before schema validation.
-    app.addHook('preValidation', async (request) => {
-      if (request.method !== 'POST' && request.method !== 'PATCH' && request.method !== 'PUT') return
-      const query = request.query as Record<string, unknown>
-      const body = request.body
-      if (body === undefined || body === null) request.body = { ...query }
-      else if (typeof body === 'object' && !Array.isArray(body)) request.body = { ...query, ...(body as Record<string, unknown>) }
+    app.addHook('onRoute', (route) => {
+      if (route.method === 'POST' || route.method === 'PATCH' || route.method === 'PUT') route.preValidation = mergeQueryIntoBody
     })
 
     const idParams = Type.Object({ id: IdParam })

@@ -1,7 +1,30 @@
+import { prepareQuery } from '../../../../core/db/prepared.js'
 import type { TourUserRow, TripsDb, UserRow } from '../../db.js'
 
 export function createMembersRepository(db: TripsDb) {
+  // Runs on every tour and plan request: prepared once.
+  const tourWithMembershipQuery = prepareQuery(db, 3, (tourId: number, emailKey: string, sameEmailKey: string) =>
+    db.selectFrom('trips_tours as tour')
+      .selectAll('tour')
+      .select((eb) => eb.exists(
+        eb.selectFrom('trips_tour_users as link')
+          .innerJoin('trips_users as user', 'user.id', 'link.user_id')
+          .select('link.id')
+          .whereRef('link.tour_id', '=', 'tour.id')
+          .where('user.email_key', '=', emailKey)
+      ).as('is_member'))
+      .select((eb) => eb.selectFrom('trips_users as me').select('me.id').where('me.email_key', '=', sameEmailKey).as('viewer_id'))
+      .where('tour.id', '=', tourId))
+
   return {
+    /** The tour and whether the user with this e-mail belongs to it, in one query. */
+    async tourWithMembership(tourId: number, email: string) {
+      const key = email.toLowerCase()
+      const [row] = await tourWithMembershipQuery(tourId, key, key)
+      if (!row) return undefined
+      const { is_member, viewer_id, ...tour } = row
+      return { tour, isMember: Boolean(is_member), viewerId: viewer_id ?? undefined }
+    },
     async isMember(tourId: number, userId: number): Promise<boolean> {
       const row = await db.selectFrom('trips_tour_users').select('id')
         .where('tour_id', '=', tourId).where('user_id', '=', userId).executeTakeFirst()

@@ -1,10 +1,18 @@
 import type { Insertable, Updateable } from 'kysely'
+import { prepareQuery } from '../../../../core/db/prepared.js'
 import type { TourRow, ToursTable, TripsDb } from '../../db.js'
 
 export function createToursRepository(db: TripsDb) {
+  const byId = prepareQuery(db, 1, (id: number) => db.selectFrom('trips_tours').selectAll().where('id', '=', id))
+  const ofUser = prepareQuery(db, 1, (userId: number) =>
+    db.selectFrom('trips_tour_users as link')
+      .innerJoin('trips_tours as tour', 'tour.id', 'link.tour_id')
+      .selectAll('tour')
+      .where('link.user_id', '=', userId)
+      .orderBy('link.id'))
   return {
-    findById(id: number): Promise<TourRow | undefined> {
-      return db.selectFrom('trips_tours').selectAll().where('id', '=', id).executeTakeFirst()
+    async findById(id: number): Promise<TourRow | undefined> {
+      return (await byId(id))[0]
     },
     /** Creates the tour and links its creator as the first member, atomically. */
     insertWithCreatorLink(values: Insertable<ToursTable>, createdAt: string): Promise<TourRow> {
@@ -24,6 +32,7 @@ export function createToursRepository(db: TripsDb) {
     },
     /** Tours the user created or joined, in the order they joined; optionally only those `viewerId` also belongs to. */
     listForUser(userId: number, viewerId?: number): Promise<TourRow[]> {
+      if (viewerId === undefined || viewerId === userId) return ofUser(userId)
       let query = db
         .selectFrom('trips_tour_users as link')
         .innerJoin('trips_tours as tour', 'tour.id', 'link.tour_id')

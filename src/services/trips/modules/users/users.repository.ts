@@ -1,13 +1,16 @@
 import type { Insertable, Updateable } from 'kysely'
+import { prepareQuery } from '../../../../core/db/prepared.js'
 import type { TripsDb, UserRow, UsersTable } from '../../db.js'
 
 export function createUsersRepository(db: TripsDb) {
+  const byId = prepareQuery(db, 1, (id: number) => db.selectFrom('trips_users').selectAll().where('id', '=', id))
+  const byEmailKey = prepareQuery(db, 1, (key: string) => db.selectFrom('trips_users').selectAll().where('email_key', '=', key))
   return {
-    findById(id: number): Promise<UserRow | undefined> {
-      return db.selectFrom('trips_users').selectAll().where('id', '=', id).executeTakeFirst()
+    async findById(id: number): Promise<UserRow | undefined> {
+      return (await byId(id))[0]
     },
-    findByEmail(email: string): Promise<UserRow | undefined> {
-      return db.selectFrom('trips_users').selectAll().where('email_key', '=', email.toLowerCase()).executeTakeFirst()
+    async findByEmail(email: string): Promise<UserRow | undefined> {
+      return (await byEmailKey(email.toLowerCase()))[0]
     },
     insert(values: Insertable<UsersTable>): Promise<UserRow> {
       return db.insertInto('trips_users').values(values).returningAll().executeTakeFirstOrThrow()

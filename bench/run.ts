@@ -1,0 +1,229 @@
+/**
+ * npm run bench [-- service…]
+ *
+ * Measures a raw node:http JSON hello-world baseline and then each service's hot paths with
+ * autocannon, in the same run on the same machine, and writes docs/benchmarks.md with every
+ * figure also as a ratio of the baseline. Each service runs as the real built CLI
+ * (`node dist/cli/main.js serve <service>`) on a fresh SQLite data dir.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import autocannon from 'autocannon'
+import type { BenchContext, CustomResult, HttpScenario, Scenario, ServiceBench } from './types.js'
+
+const root = path.resolve(import.meta.dirname, '..')
+const DURATION = Number(process.env.BENCH_DURATION ?? 8)
+const CONNECTIONS = 50
+const CLI = path.join(root, 'dist', 'cli', 'main.js')
+
+interface HttpRow { service: string; name: string; rps: number; ratio: number; p50: number; p99: number; non2xx: number; errors: number; target?: HttpScenario['target']; met?: boolean }
+interface CustomRow { service: string; name: string; result: CustomResult }
+interface MemoryRow { service: string; idleMb: number; peakMb: number }
+
+function rssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
+    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)
+    return match ? Number(match[1]) / 1024 : NaN
+  } catch {
+    return NaN
+  }
+}
+
+async function load(url: string, scenario: Pick<HttpScenario, 'method' | 'headers' | 'body' | 'connections'>, duration = DURATION) {
+  const result = await autocannon({
+    url,
+    method: scenario.method,
+    headers: scenario.headers ?? {},
+    ...(scenario.body !== undefined ? { body: scenario.body } : {}),
+    connections: scenario.connections ?? CONNECTIONS,
+    duration
+  })
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts }
+}
+
+function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = ''
+    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}:\n${out}`)), timeoutMs)
+    const onData = (d: Buffer) => {
+      out += d.toString()
+      if (pattern.test(out)) {
+        clearTimeout(timer)
+        resolve(out)
+      }
+    }
+    child.stdout?.on('data', onData)
+    child.stderr?.on('data', onData)
+    child.on('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`process exited (${code}) before ${pattern}:\n${out}`))
+    })
+  })
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return
+  const exited = new Promise((r) => child.once('exit', r))
+  child.kill('SIGTERM')
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
+  await exited
+  clearTimeout(timer)
+}
+
+async function baseline(): Promise<{ rps: number; p50: number; p99: number; idleMb: number; peakMb: number }> {
+  const code = `
+    const http = require('node:http')
+    const body = JSON.stringify({ hello: 'world' })
+    http.createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }); res.end(body) })
+      .listen(0, '127.0.0.1', function () { console.log('listening ' + this.address().port) })`
+  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const out = await waitForLine(child, /listening \d+/)
+  const port = /listening (\d+)/.exec(out)?.[1]
+  const idleMb = rssMb(child.pid as number)
+  await load(`http://127.0.0.1:${port}/`, { method: 'GET' }, 2) // warm-up
+  const measured = await load(`http://127.0.0.1:${port}/`, { method: 'GET' })
+  const peakMb = rssMb(child.pid as number, 'VmHWM')
+  await stop(child)
+  return { ...measured, idleMb, peakMb }
+}
+
+async function benchService(bench: ServiceBench, baselineRps: number, http: HttpRow[], custom: CustomRow[], memory: MemoryRow[]) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `quartet-bench-${bench.service}-`))
+  const portVar = `${bench.service.toUpperCase()}_PORT`
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    QUARTET_DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    [portVar]: '0',
+    FEED_CLIENT_PORT: '0',
+    ...(bench.env ?? {})
+  }
+  delete env.DATABASE_URL
+  delete env.REDIS_URL
+  const child = spawn(process.execPath, [CLI, 'serve', bench.service], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const out = await waitForLine(child, /^ready$/m)
+  const baseUrl = new RegExp(`^${bench.service}\\s+(http://\\S+)`, 'm').exec(out)?.[1]
+  if (!baseUrl) throw new Error(`no URL for ${bench.service} in:\n${out}`)
+  const pid = child.pid as number
+  await new Promise((r) => setTimeout(r, 500))
+  const idleMb = rssMb(pid)
+  const context: BenchContext = {
+    baseUrl,
+    env,
+    serverRssMb: () => rssMb(pid),
+    cli: (args) => new Promise((resolve, reject) => {
+      const run = spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8' })
+      if (run.status === 0) resolve(run.stdout)
+      else reject(new Error(`quartet ${args.join(' ')} failed (${run.status}): ${run.stderr}`))
+    })
+  }
+  try {
+    const scenarios: Scenario[] = await bench.setup(context)
+    for (const scenario of scenarios) {
+      process.stdout.write(`  ${bench.service}: ${scenario.name} … `)
+      if (scenario.kind === 'http') {
+        const url = `${baseUrl}${scenario.path}`
+        await load(url, scenario, 2) // warm-up: JIT, caches, connections
+        const m = await load(url, scenario)
+        const ratio = m.rps / baselineRps
+        const target = scenario.target
+        const met = target ? (target.minRatio === undefined || ratio >= target.minRatio) && (target.maxP99Ms === undefined || m.p99 < target.maxP99Ms) && m.non2xx === 0 : undefined
+        http.push({ service: bench.service, name: scenario.name, ...m, ratio, ...(target ? { target } : {}), ...(met !== undefined ? { met } : {}) })
+        process.stdout.write(`${Math.round(m.rps)} req/s (${(ratio * 100).toFixed(1)} %), p99 ${m.p99} ms${m.non2xx ? `, ${m.non2xx} non-2xx!` : ''}\n`)
+      } else {
+        const result = await scenario.run(context)
+        custom.push({ service: bench.service, name: scenario.name, result })
+        process.stdout.write(`${JSON.stringify(result.metrics)}\n`)
+      }
+    }
+  } finally {
+    memory.push({ service: bench.service, idleMb, peakMb: rssMb(pid, 'VmHWM') })
+    await stop(child)
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+function fmt(n: number, digits = 0): string {
+  return Number.isFinite(n) ? n.toFixed(digits) : 'n/a'
+}
+
+function targetText(target: HttpScenario['target']): string {
+  if (!target) return '—'
+  const parts: string[] = []
+  if (target.minRatio !== undefined) parts.push(`≥ ${Math.round(target.minRatio * 100)} %`)
+  if (target.maxP99Ms !== undefined) parts.push(`p99 < ${target.maxP99Ms} ms`)
+  return parts.join(', ')
+}
+
+async function main() {
+  const wanted = process.argv.slice(2)
+  const scenarioDir = path.join(root, 'bench', 'scenarios')
+  const benches: ServiceBench[] = []
+  for (const file of fs.readdirSync(scenarioDir).filter((f) => f.endsWith('.ts')).sort()) {
+    const mod = (await import(path.join(scenarioDir, file))) as { bench?: ServiceBench }
+    if (mod.bench && (wanted.length === 0 || wanted.includes(mod.bench.service))) benches.push(mod.bench)
+  }
+  if (benches.length === 0) throw new Error(`no benchmark matches ${wanted.join(', ') || '(all)'}`)
+
+  if (process.env.BENCH_SKIP_BUILD !== '1') {
+    console.log('building dist/ …')
+    const build = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' })
+    if (build.status !== 0) process.exit(build.status ?? 1)
+  }
+
+  console.log(`baseline (raw node:http, ${CONNECTIONS} connections, ${DURATION} s) …`)
+  const base = await baseline()
+  console.log(`  ${Math.round(base.rps)} req/s, p99 ${base.p99} ms`)
+  const http: HttpRow[] = []
+  const custom: CustomRow[] = []
+  const memory: MemoryRow[] = []
+  for (const bench of benches) await benchService(bench, base.rps, http, custom, memory)
+
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU'
+  const lines = [
+    '# Benchmarks',
+    '',
+    `Produced by \`npm run bench${wanted.length ? ` -- ${wanted.join(' ')}` : ''}\` on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}.`,
+    `Each row is autocannon against the built CLI (\`quartet serve <service>\`, embedded SQLite), ${CONNECTIONS} connections`,
+    `unless noted, ${DURATION} s after a 2 s warm-up; the load generator runs on the same 2-core machine, as it does for the`,
+    'baseline. **Ratio** is req/s divided by the raw `node:http` JSON hello-world baseline measured in the same run.',
+    '',
+    '## HTTP',
+    '',
+    '| Service | Scenario | req/s | Ratio | p50 ms | p99 ms | non-2xx | Target | Met |',
+    '|---|---|---:|---:|---:|---:|---:|---|---|',
+    `| baseline | raw node:http JSON hello-world | ${fmt(base.rps)} | 100 % | ${base.p50} | ${base.p99} | 0 | — | — |`,
+    ...http.map((r) => `| ${r.service} | ${r.name} | ${fmt(r.rps)} | ${fmt(r.ratio * 100, 1)} % | ${r.p50} | ${r.p99} | ${r.non2xx + r.errors} | ${targetText(r.target)} | ${r.met === undefined ? '—' : r.met ? 'yes' : '**no**'} |`),
+    '',
+    '## Memory (server process RSS)',
+    '',
+    '| Process | Idle MB | Peak MB (whole run) |',
+    '|---|---:|---:|',
+    `| baseline | ${fmt(base.idleMb, 1)} | ${fmt(base.peakMb, 1)} |`,
+    ...memory.map((m) => `| quartet serve ${m.service} | ${fmt(m.idleMb, 1)} | ${fmt(m.peakMb, 1)} |`)
+  ]
+  if (custom.length > 0) {
+    lines.push('', '## Other measurements', '', '| Service | Scenario | Result | Target | Met |', '|---|---|---|---|---|')
+    for (const c of custom) {
+      const metrics = Object.entries(c.result.metrics).map(([k, v]) => `${k}: ${typeof v === 'number' ? fmt(v, v < 100 ? 1 : 0) : v}`).join(', ')
+      lines.push(`| ${c.service} | ${c.name} | ${metrics} | ${c.result.targetText ?? '—'} | ${c.result.pass === undefined ? '—' : c.result.pass ? 'yes' : '**no**'} |`)
+    }
+  }
+  lines.push('')
+  const output = lines.join('\n')
+  if (wanted.length === 0) {
+    fs.writeFileSync(path.join(root, 'docs', 'benchmarks.md'), output)
+    console.log('wrote docs/benchmarks.md')
+  } else {
+    const partial = path.join(root, 'bench', 'results', `${wanted.join('-')}.md`)
+    fs.mkdirSync(path.dirname(partial), { recursive: true })
+    fs.writeFileSync(partial, output)
+    console.log(`wrote ${path.relative(root, partial)} (docs/benchmarks.md is written only by a full run)`)
+  }
+  console.log(output)
+}
+
+await main()
