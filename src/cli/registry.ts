@@ -1,6 +1,7 @@
 import { SERVICE_NAMES, type ServiceName } from '../core/config/config.js'
 import type { ServiceDefinition } from '../core/service.js'
 import { tripsService } from '../services/trips/index.js'
+import { feedService } from '../services/feed/index.js'
 
 /**
  * Every service the CLI knows, in start order. `null` marks a service of the seeds that is not
@@ -9,7 +10,7 @@ import { tripsService } from '../services/trips/index.js'
 export const serviceRegistry: Record<ServiceName, ServiceDefinition | null> = {
   orchestrator: null,
   trips: tripsService,
-  feed: null,
+  feed: feedService,
   marketplace: null
 }
 

@@ -1,0 +1,197 @@
+import { after } from 'node:test'
+import { deflateSync } from 'node:zlib'
+import { randomBytes } from 'node:crypto'
+import { io as connectSocket, type Socket } from 'socket.io-client'
+import { silentLogger } from '../../src/core/logger.js'
+import type { App } from '../../src/core/http/server.js'
+import { buildFeedApp } from '../../src/services/feed/app.js'
+import { createFeedTokens } from '../../src/services/feed/auth.js'
+import type { FeedDb } from '../../src/services/feed/db.js'
+import { feedMigrations } from '../../src/services/feed/migrations/index.js'
+import { createTestDatabase, type TestDatabase } from './db.js'
+import { testConfig } from './config.js'
+
+export const TEST_JWT_SECRET = 'test-secret-0123456789abcdef0123456789abcdef'
+
+export interface Response { status: number; json: any; body: string; headers: Record<string, unknown> }
+export interface FilePart { field?: string; filename: string; contentType: string; bytes: Buffer }
+
+export interface FeedHarness {
+  app: App
+  database: TestDatabase
+  /** Moves the service's clock (token expiry). */
+  advanceClock(ms: number): void
+  /** Signs up (PUT, as the original client) and logs in; returns the user id and token. */
+  user(email: string, name?: string, password?: string): Promise<{ userId: string; token: string }>
+  /** JSON request; `token` adds Authorization: Bearer. */
+  call(token: string | undefined, method: string, path: string, body?: unknown): Promise<Response>
+  /** multipart/form-data request. */
+  form(token: string | undefined, method: string, path: string, fields: Record<string, string>, file?: FilePart): Promise<Response>
+  /** Starts listening on a random loopback port; resolves the base URL. */
+  listen(): Promise<string>
+}
+
+export interface StartFeedOptions {
+  env?: Record<string, string>
+  /** Share a database with another harness (two instances); the first owner closes it. */
+  database?: TestDatabase
+  redisUrl?: string
+  redisKey?: string
+}
+
+/** The feed app on a fresh test database (or a shared one); closed after the test file. */
+export async function startFeed(options: StartFeedOptions = {}): Promise<FeedHarness> {
+  const config = testConfig({ JWT_SECRET: TEST_JWT_SECRET, ...options.env })
+  const ownsDatabase = !options.database
+  const database = options.database ?? await createTestDatabase([feedMigrations])
+  let offset = 0
+  const clock = () => new Date(Date.now() + offset)
+  const app = await buildFeedApp({
+    db: database.db as FeedDb,
+    dialect: database.dialect,
+    config: config.feed,
+    tokens: createFeedTokens(config.feed.jwtSecret as string, clock),
+    logger: silentLogger(),
+    clock,
+    redisUrl: options.redisUrl,
+    redisKey: options.redisKey
+  })
+  await app.ready()
+  after(async () => {
+    await app.close()
+    if (ownsDatabase) await database.close()
+  })
+
+  async function call(token: string | undefined, method: string, path: string, body?: unknown): Promise<Response> {
+    const response = await app.inject({
+      method: method as 'GET',
+      url: path,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(body !== undefined ? { payload: JSON.stringify(body) } : {})
+    })
+    return wrap(response)
+  }
+
+  return {
+    app,
+    database,
+    advanceClock(ms) { offset += ms },
+    call,
+    async form(token, method, path, fields, file) {
+      const { payload, contentType } = multipartBody(fields, file)
+      const response = await app.inject({
+        method: method as 'POST',
+        url: path,
+        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': contentType },
+        payload
+      })
+      return wrap(response)
+    },
+    async user(email, name = 'Tester', password = 'secret123') {
+      const signup = await call(undefined, 'PUT', '/auth/signup', { email, name, password })
+      if (signup.status !== 201) throw new Error(`signup failed: ${signup.status} ${signup.body}`)
+      const login = await call(undefined, 'POST', '/auth/login', { email, password })
+      if (login.status !== 200) throw new Error(`login failed: ${login.status} ${login.body}`)
+      return { userId: login.json.userId as string, token: login.json.token as string }
+    },
+    async listen() {
+      await app.listen({ port: 0, host: '127.0.0.1' })
+      const address = app.server.address()
+      if (!address || typeof address === 'string') throw new Error('not listening')
+      return `http://127.0.0.1:${address.port}`
+    }
+  }
+}
+
+function wrap(response: { statusCode: number; body: string; headers: Record<string, unknown> }): Response {
+  let json: unknown
+  try { json = response.body ? JSON.parse(response.body) : undefined } catch { json = undefined }
+  return { status: response.statusCode, json, body: response.body, headers: response.headers }
+}
+
+/** A multipart/form-data body with text fields and an optional file part. */
+export function multipartBody(fields: Record<string, string>, file?: FilePart): { payload: Buffer; contentType: string } {
+  const boundary = `----quartet${randomBytes(8).toString('hex')}`
+  const chunks: Buffer[] = []
+  for (const [name, value] of Object.entries(fields)) {
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`))
+  }
+  if (file) {
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'image'}"; filename="${file.filename}"\r\nContent-Type: ${file.contentType}\r\n\r\n`))
+    chunks.push(file.bytes, Buffer.from('\r\n'))
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`))
+  return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` }
+}
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+  return c >>> 0
+})
+function crc32(bytes: Buffer): number {
+  let c = 0xffffffff
+  for (const b of bytes) c = (CRC_TABLE[(c ^ b) & 0xff] as number) ^ (c >>> 8)
+  return (c ^ 0xffffffff) >>> 0
+}
+function chunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4)
+  length.writeUInt32BE(data.length)
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
+  const crc = Buffer.alloc(4)
+  crc.writeUInt32BE(crc32(body))
+  return Buffer.concat([length, body, crc])
+}
+
+/** A real PNG of one colour (valid for browsers), `size`×`size` pixels. */
+export function makePng(rgb: [number, number, number] = [40, 120, 200], size = 32): Buffer {
+  const header = Buffer.alloc(13)
+  header.writeUInt32BE(size, 0)
+  header.writeUInt32BE(size, 4)
+  header[8] = 8 // bit depth
+  header[9] = 2 // truecolour
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: size }, () => rgb).flat())])
+  const raw = Buffer.concat(Array.from({ length: size }, () => row))
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0))
+  ])
+}
+
+/** Bytes that start like a JPEG (SOI + APP0) and end with EOI: enough for the magic-byte check. */
+export function makeJpeg(): Buffer {
+  return Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0'), randomBytes(64), Buffer.from([0xff, 0xd9])])
+}
+
+export function png(filename = 'photo.png', bytes = makePng()): FilePart {
+  return { filename, contentType: 'image/png', bytes }
+}
+
+/** A socket.io-client connection that resolves once connected; closed after the test file. */
+export async function connectClient(baseUrl: string, auth?: Record<string, unknown>): Promise<Socket> {
+  const socket = connectSocket(baseUrl, { transports: ['websocket'], reconnection: false, forceNew: true, ...(auth ? { auth } : {}) })
+  after(() => { socket.close() })
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve())
+    socket.once('connect_error', reject)
+  })
+  return socket
+}
+
+/** Collects every "posts" event a socket receives. */
+export function collectPosts(socket: Socket): any[] {
+  const events: any[] = []
+  socket.on('posts', (event: unknown) => { events.push(event) })
+  return events
+}
+
+/** Waits until `predicate` holds (polling), or fails after `ms`. */
+export async function waitFor(predicate: () => boolean, ms = 5000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + ms
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}
