@@ -2,6 +2,7 @@
 import { Command } from 'commander'
 import { registerServe } from './commands/serve.js'
 import { registerToken } from './commands/token.js'
+import { registerKeys } from './commands/keys.js'
 
 const program = new Command()
 program
@@ -12,5 +13,6 @@ program
 
 registerServe(program)
 registerToken(program)
+registerKeys(program)
 
 await program.parseAsync(process.argv)

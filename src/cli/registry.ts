@@ -1,6 +1,7 @@
 import { SERVICE_NAMES, type ServiceName } from '../core/config/config.js'
 import type { ServiceDefinition } from '../core/service.js'
 import { tripsService } from '../services/trips/index.js'
+import { marketplaceService } from '../services/marketplace/index.js'
 import { feedService } from '../services/feed/index.js'
 
 /**
@@ -11,7 +12,7 @@ export const serviceRegistry: Record<ServiceName, ServiceDefinition | null> = {
   orchestrator: null,
   trips: tripsService,
   feed: feedService,
-  marketplace: null
+  marketplace: marketplaceService
 }
 
 export function availableServices(): ServiceDefinition[] {

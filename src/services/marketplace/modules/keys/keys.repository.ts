@@ -1,0 +1,77 @@
+import type { ApiKeyRow, MarketplaceDb, Role } from '../../db.js'
+
+export interface PrincipalRow {
+  key_id: number
+  customer_id: number
+  customer_name: string
+  role: Role
+  channel_id: number | null
+  channel_name: string | null
+  revoked_at: string | null
+}
+
+export interface KeyListRow extends ApiKeyRow {
+  customer_name: string
+  channel_name: string | null
+}
+
+export function createKeysRepository(db: MarketplaceDb) {
+  return {
+    /** The key with this hash, with its customer and channel (one indexed lookup). */
+    findPrincipal(keyHash: string): Promise<PrincipalRow | undefined> {
+      return db.selectFrom('mp_api_keys as k')
+        .innerJoin('mp_customers as c', 'c.id', 'k.customer_id')
+        .leftJoin('mp_channels as ch', 'ch.id', 'k.channel_id')
+        .select(['k.id as key_id', 'k.customer_id', 'c.name as customer_name', 'k.role', 'k.channel_id', 'ch.name as channel_name', 'k.revoked_at'])
+        .where('k.key_hash', '=', keyHash)
+        .executeTakeFirst()
+    },
+
+    /** Stores a key (hash only), creating its customer and channel on first use; atomic. */
+    insertKey(input: { customer: string; role: Role; channel: string | null; keyHash: string; prefix: string; now: string }) {
+      return db.transaction().execute(async (trx) => {
+        await trx.insertInto('mp_customers').values({ name: input.customer, change_seq: 0, created_at: input.now })
+          .onConflict((oc) => oc.column('name').doNothing()).execute()
+        const customer = await trx.selectFrom('mp_customers').select(['id', 'name']).where('name', '=', input.customer).executeTakeFirstOrThrow()
+        let channelId: number | null = null
+        if (input.channel !== null) {
+          await trx.insertInto('mp_channels')
+            .values({ customer_id: customer.id, name: input.channel, data_seen_seq: 0, offer_seen_seq: 0, created_at: input.now })
+            .onConflict((oc) => oc.columns(['customer_id', 'name']).doNothing()).execute()
+          const channel = await trx.selectFrom('mp_channels').select('id')
+            .where('customer_id', '=', customer.id).where('name', '=', input.channel).executeTakeFirstOrThrow()
+          channelId = channel.id
+        }
+        const key = await trx.insertInto('mp_api_keys').values({
+          customer_id: customer.id, role: input.role, channel_id: channelId, key_hash: input.keyHash,
+          prefix: input.prefix, created_at: input.now, revoked_at: null
+        }).returning('id').executeTakeFirstOrThrow()
+        return { id: key.id, customerId: customer.id, channelId }
+      })
+    },
+
+    list(customer?: string): Promise<KeyListRow[]> {
+      let query = db.selectFrom('mp_api_keys as k')
+        .innerJoin('mp_customers as c', 'c.id', 'k.customer_id')
+        .leftJoin('mp_channels as ch', 'ch.id', 'k.channel_id')
+        .selectAll('k')
+        .select(['c.name as customer_name', 'ch.name as channel_name'])
+      if (customer !== undefined) query = query.where('c.name', '=', customer)
+      return query.orderBy('k.id').execute()
+    },
+
+    /** Keys whose id equals `idOrPrefix` or whose prefix starts with it. */
+    findByIdOrPrefix(idOrPrefix: string): Promise<ApiKeyRow[]> {
+      let query = db.selectFrom('mp_api_keys').selectAll()
+      query = /^\d{1,9}$/.test(idOrPrefix)
+        ? query.where((eb) => eb.or([eb('id', '=', Number(idOrPrefix)), eb('prefix', 'like', `${idOrPrefix}%`)]))
+        : query.where('prefix', 'like', `${idOrPrefix.replace(/[%_\\]/g, '')}%`)
+      return query.orderBy('id').execute()
+    },
+
+    async revoke(id: number, now: string): Promise<void> {
+      await db.updateTable('mp_api_keys').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).execute()
+    }
+  }
+}
+export type KeysRepository = ReturnType<typeof createKeysRepository>

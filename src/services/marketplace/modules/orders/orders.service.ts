@@ -1,0 +1,189 @@
+import type { Static } from 'typebox'
+import { AppError } from '../../../../core/errors/app-error.js'
+import { isUniqueViolation } from '../../../../core/db/errors.js'
+import type { ProductRow } from '../../db.js'
+import type { Principal } from '../keys/keys.service.js'
+import { requireChannel, requireMerchant } from '../../auth.js'
+import type { AcknowledgeBody, CreateOrderBody } from '../../schemas.js'
+import { invalid, normaliseDateTime, rateText, toCents } from '../../values.js'
+import type { OrdersRepository, OrderWithLines } from './orders.repository.js'
+
+/** What order creation needs to know about products. */
+export interface ProductLookup {
+  byMerchantReferences(customerId: number, references: string[]): Promise<ProductRow[]>
+  byChannelReferences(channelId: number, references: string[]): Promise<(ProductRow & { channel_reference: string })[]>
+  hasChildren(productIds: number[]): Promise<Set<number>>
+}
+
+export interface OrdersServiceDeps {
+  orders: OrdersRepository
+  products: ProductLookup
+  now: () => string
+}
+
+/** VAT contained in a VAT-inclusive amount at `rate` percent, in cents. */
+const vatOf = (grossCents: number, rate: number) => Math.round((grossCents * rate) / (100 + rate))
+
+export function createOrdersService({ orders, products, now }: OrdersServiceDeps) {
+  async function resolveProducts(principal: Principal, channelId: number, lines: Static<typeof CreateOrderBody>['Lines']): Promise<ProductRow[]> {
+    const byMerchant = [...new Set(lines.flatMap((l) => (l.MerchantProductReference ? [l.MerchantProductReference] : [])))]
+    const byChannel = [...new Set(lines.flatMap((l) => (!l.MerchantProductReference && l.ChannelProductReference ? [l.ChannelProductReference] : [])))]
+    const merchantMap = new Map((await products.byMerchantReferences(principal.customerId, byMerchant)).map((p) => [p.merchant_reference, p]))
+    const channelMap = new Map((await products.byChannelReferences(channelId, byChannel)).map((p) => [p.channel_reference, p]))
+    const parents = await products.hasChildren([...merchantMap.values(), ...channelMap.values()].map((p) => p.id))
+    return lines.map((line, i) => {
+      let product: ProductRow | undefined
+      if (line.MerchantProductReference) {
+        product = merchantMap.get(line.MerchantProductReference)
+        if (!product) throw new AppError('MARKETPLACE_PRODUCT_NOT_FOUND', `Lines[${i}].MerchantProductReference: no product ${JSON.stringify(line.MerchantProductReference)} exists for this customer.`, { details: [{ pointer: `/Lines/${i}/MerchantProductReference`, message: `no product ${JSON.stringify(line.MerchantProductReference)}` }] })
+      } else if (line.ChannelProductReference) {
+        product = channelMap.get(line.ChannelProductReference)
+        if (!product) throw new AppError('MARKETPLACE_PRODUCT_NOT_FOUND', `Lines[${i}].ChannelProductReference: this channel acknowledged no product as ${JSON.stringify(line.ChannelProductReference)}.`, { details: [{ pointer: `/Lines/${i}/ChannelProductReference`, message: `no product acknowledged as ${JSON.stringify(line.ChannelProductReference)}` }] })
+      } else {
+        throw invalid(`Lines[${i}].MerchantProductReference`, 'give MerchantProductReference or ChannelProductReference')
+      }
+      if (product.is_active !== 1) throw invalid(`Lines[${i}]`, `product ${JSON.stringify(product.merchant_reference)} is deactivated and cannot be ordered`)
+      if (parents.has(product.id)) throw invalid(`Lines[${i}]`, `product ${JSON.stringify(product.merchant_reference)} is a parent (a blueprint with children): order one of its children`)
+      return product
+    })
+  }
+
+  return {
+    /** Channel: creates a NEW order with its lines (201); a repeated ChannelReference → 409. */
+    async create(principal: Principal, input: Static<typeof CreateOrderBody>): Promise<OrderWithLines> {
+      const channelId = requireChannel(principal, 'Creating an order')
+      const seen = new Set<string>()
+      input.Lines.forEach((line, i) => {
+        if (seen.has(line.ChannelReference)) throw invalid(`Lines[${i}].ChannelReference`, `${JSON.stringify(line.ChannelReference)} is used by two lines of this order`)
+        seen.add(line.ChannelReference)
+      })
+      const lineProducts = await resolveProducts(principal, channelId, input.Lines)
+      const at = now()
+      let maxRate = 0
+      let totalCents = 0
+      let totalVatCents = 0
+      const lines = input.Lines.map((line, i) => {
+        const product = lineProducts[i] as ProductRow
+        const productRate = (JSON.parse(product.data) as { VatRate?: number | null }).VatRate
+        const rate = line.VatRate ?? (typeof productRate === 'number' ? productRate : 0)
+        maxRate = Math.max(maxRate, rate)
+        const unitPrice = toCents(line.UnitPriceInclVat, `Lines[${i}].UnitPriceInclVat`)
+        const unitVat = vatOf(unitPrice, rate)
+        totalCents += unitPrice * line.Quantity
+        totalVatCents += unitVat * line.Quantity
+        return {
+          customer_id: principal.customerId,
+          line_no: i + 1,
+          channel_reference: line.ChannelReference,
+          merchant_reference: null,
+          merchant_product_reference: product.merchant_reference,
+          status: 'NEW',
+          quantity: line.Quantity,
+          shipped_quantity: 0, cancelled_quantity: 0, backorder_quantity: 0, returned_quantity: 0,
+          unit_price_cents: unitPrice,
+          unit_vat_cents: unitVat,
+          vat_rate: rateText(rate),
+          fee_fixed_cents: line.FeeFixed === undefined ? 0 : toCents(line.FeeFixed, `Lines[${i}].FeeFixed`),
+          fee_rate: rateText(line.FeeRate),
+          delivery_time_indication: line.DeliveryTimeIndication ?? null
+        }
+      })
+      const shipping = input.ShippingCostsInclVat === undefined ? 0 : toCents(input.ShippingCostsInclVat, 'ShippingCostsInclVat')
+      const shippingVat = vatOf(shipping, maxRate)
+      const data = {
+        Phone: input.Phone, CompanyRegistrationNo: input.CompanyRegistrationNo, VatNo: input.VatNo, PaymentMethod: input.PaymentMethod,
+        ChannelCustomerReference: input.ChannelCustomerReference, CanShipPartialOrderLines: input.CanShipPartialOrderLines ?? true,
+        BillingAddress: input.BillingAddress, ShippingAddress: input.ShippingAddress, ExtraData: input.ExtraData ?? {}
+      }
+      let id: number
+      try {
+        id = await orders.insertOrder({
+          customer_id: principal.customerId,
+          channel_id: channelId,
+          channel_reference: input.ChannelReference,
+          merchant_reference: null,
+          status: 'NEW',
+          email: input.Email,
+          currency_code: input.CurrencyCode.toUpperCase(),
+          order_date: input.OrderDate === undefined ? null : normaliseDateTime(input.OrderDate, 'OrderDate'),
+          acknowledged_at: null,
+          shipping_costs_cents: shipping,
+          shipping_vat_cents: shippingVat,
+          total_incl_vat_cents: totalCents + shipping,
+          total_vat_cents: totalVatCents + shippingVat,
+          max_vat_rate: rateText(maxRate),
+          data: JSON.stringify(data),
+          created_at: at,
+          updated_at: at
+        }, lines)
+      } catch (error) {
+        if (isUniqueViolation(error)) {
+          throw new AppError('MARKETPLACE_DUPLICATE_CHANNEL_ORDER', `Channel ${principal.channelName ?? ''} already created an order with ChannelReference ${JSON.stringify(input.ChannelReference)}.`)
+        }
+        throw error
+      }
+      return (await orders.findById({ customerId: principal.customerId }, id)) as OrderWithLines
+    },
+
+    /** Merchant: NEW orders, oldest first, `pageSize` per page. */
+    async listNew(principal: Principal, page: number, pageSize: number) {
+      requireMerchant(principal, 'Listing new orders')
+      return orders.listNew(principal.customerId, (page - 1) * pageSize, pageSize)
+    },
+
+    /** Merchant: one order by the reference given at acknowledgement. */
+    async get(principal: Principal, merchantReference: string): Promise<OrderWithLines> {
+      requireMerchant(principal, 'Reading an order')
+      const order = await orders.findByMerchantReference({ customerId: principal.customerId }, merchantReference)
+      if (!order) throw new AppError('MARKETPLACE_ORDER_NOT_FOUND', `No order has the merchant reference ${JSON.stringify(merchantReference)}.`)
+      return order
+    },
+
+    /**
+     * Merchant: confirms the import of a NEW order, naming it and each of its lines; the order and
+     * lines become IN_PROGRESS. Exactly one of several concurrent acknowledges wins; the others,
+     * and any later one, get 409.
+     */
+    async acknowledge(principal: Principal, input: Static<typeof AcknowledgeBody>): Promise<OrderWithLines> {
+      requireMerchant(principal, 'Acknowledging an order')
+      const scope = { customerId: principal.customerId }
+      try {
+        await orders.withLockedOrder(scope, { id: input.OrderId }, async (trx, order) => {
+          if (!order) throw new AppError('MARKETPLACE_ORDER_NOT_FOUND', `No order has Id ${input.OrderId}.`)
+          if (order.status !== 'NEW' || order.merchant_reference !== null) {
+            throw new AppError('MARKETPLACE_ALREADY_ACKNOWLEDGED', `Order ${input.OrderId} was already acknowledged${order.merchant_reference ? ` as ${JSON.stringify(order.merchant_reference)}` : ''} (status ${order.status}).`)
+          }
+          const lineIds = new Set(order.lines.map((l) => l.id))
+          const references = new Map<number, string>()
+          const usedReferences = new Set<string>()
+          input.Lines.forEach((line, i) => {
+            if (!lineIds.has(line.OrderLineId)) {
+              throw new AppError('MARKETPLACE_ORDER_LINE_NOT_FOUND', `Lines[${i}].OrderLineId: order ${input.OrderId} has no line ${line.OrderLineId} (its lines: ${[...lineIds].join(', ')}).`, { details: [{ pointer: `/Lines/${i}/OrderLineId`, message: `not a line of order ${input.OrderId}` }] })
+            }
+            if (references.has(line.OrderLineId)) throw invalid(`Lines[${i}].OrderLineId`, `line ${line.OrderLineId} is acknowledged twice`)
+            if (usedReferences.has(line.MerchantOrderLineReference)) throw invalid(`Lines[${i}].MerchantOrderLineReference`, `${JSON.stringify(line.MerchantOrderLineReference)} is given to two lines`)
+            references.set(line.OrderLineId, line.MerchantOrderLineReference)
+            usedReferences.add(line.MerchantOrderLineReference)
+          })
+          const missing = [...lineIds].filter((id) => !references.has(id))
+          if (missing.length > 0) throw invalid('Lines', `every line of the order needs a MerchantOrderLineReference; missing OrderLineId ${missing.join(', ')}`)
+          const taken = await trx.selectFrom('mp_orders').select('id').where('customer_id', '=', principal.customerId)
+            .where('merchant_reference', '=', input.MerchantOrderReference).executeTakeFirst()
+          if (taken) throw new AppError('MARKETPLACE_DUPLICATE_MERCHANT_REFERENCE', `MerchantOrderReference ${JSON.stringify(input.MerchantOrderReference)} is already used by order ${taken.id}.`)
+          const takenLine = await trx.selectFrom('mp_order_lines').select(['merchant_reference', 'order_id']).where('customer_id', '=', principal.customerId)
+            .where('merchant_reference', 'in', [...usedReferences]).executeTakeFirst()
+          if (takenLine) throw new AppError('MARKETPLACE_DUPLICATE_MERCHANT_REFERENCE', `MerchantOrderLineReference ${JSON.stringify(takenLine.merchant_reference)} is already used by a line of order ${takenLine.order_id}.`)
+          const won = await orders.acknowledge(trx, order.id, input.MerchantOrderReference, references, now())
+          if (!won) throw new AppError('MARKETPLACE_ALREADY_ACKNOWLEDGED', `Order ${input.OrderId} was acknowledged concurrently.`)
+        })
+      } catch (error) {
+        if (isUniqueViolation(error)) {
+          throw new AppError('MARKETPLACE_DUPLICATE_MERCHANT_REFERENCE', `MerchantOrderReference ${JSON.stringify(input.MerchantOrderReference)} or one of the line references is already in use.`)
+        }
+        throw error
+      }
+      return (await orders.findById(scope, input.OrderId)) as OrderWithLines
+    }
+  }
+}
+export type OrdersService = ReturnType<typeof createOrdersService>

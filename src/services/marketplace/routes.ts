@@ -1,0 +1,182 @@
+import type { FastifyRequest } from 'fastify'
+import { Type, type TSchema } from 'typebox'
+import type { App } from '../../core/http/server.js'
+import type { FulfilmentKind } from './db.js'
+import type { Principal } from './modules/keys/keys.service.js'
+import type { OrdersService } from './modules/orders/orders.service.js'
+import type { FulfilmentInput, FulfilmentsService } from './modules/fulfilments/fulfilments.service.js'
+import type { ProductsService } from './modules/products/products.service.js'
+import { canonicaliseKeys, collectPropertyNames } from './case.js'
+import { renderFulfilment, renderOrder, renderProductFields } from './render.js'
+import {
+  AcknowledgeBody, BackorderBody, BackorderView, CancellationBody, CancellationView, ChangesQuery, Collection, CreateOrderBody,
+  EmptyEnvelope, ErrorEnvelope, ListQuery, OfferAckBody, OfferView, OrderView, PageQuery, ProductChangesEnvelope,
+  ProductDataAckBody, ProductResponseView, RefParams, ReturnBody, ReturnView, ShipmentBody, ShipmentView, Single, UpsertProductsBody
+} from './schemas.js'
+import { normaliseDateTime } from './values.js'
+import type { ChannelProductRow } from './modules/products/products.repository.js'
+
+export interface MarketplaceRouteDeps {
+  orders: OrdersService
+  fulfilments: FulfilmentsService
+  products: ProductsService
+  authenticate: (request: FastifyRequest) => Promise<Principal>
+  pageSize: number
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    mpPrincipal?: Principal
+  }
+}
+
+const security: Record<string, string[]>[] = [{ apikey: [] }, { apikeyHeader: [] }]
+const principalOf = (request: FastifyRequest) => request.mpPrincipal as Principal
+const errors = (...codes: number[]) => Object.fromEntries([400, 401, ...codes].map((c) => [c, ErrorEnvelope]))
+
+const ok = <T>(content: T, statusCode = 200) => ({ StatusCode: statusCode, Success: true, Message: null, ValidationErrors: {}, Content: content })
+const page = <T>(items: T[], total: number, perPage: number) => ({ ...ok(items), Count: items.length, TotalCount: total, ItemsPerPage: perPage })
+
+const QUERY_NAMES = new Map([['createdsince', 'createdSince'], ['page', 'page'], ['pagesize', 'pageSize'], ['apikey', 'apikey']])
+const BODY_SCHEMAS: TSchema[] = [CreateOrderBody, AcknowledgeBody, BackorderBody, CancellationBody, ShipmentBody, ReturnBody, UpsertProductsBody, ProductDataAckBody]
+
+const FULFILMENTS: { kind: FulfilmentKind; path: string; tag: string; body: TSchema; view: TSchema; roles: string }[] = [
+  { kind: 'backorder', path: 'backorders', tag: 'backorders', body: BackorderBody, view: BackorderView, roles: 'merchant' },
+  { kind: 'cancellation', path: 'cancellations', tag: 'cancellations', body: CancellationBody, view: CancellationView, roles: 'merchant' },
+  { kind: 'shipment', path: 'shipments', tag: 'shipments', body: ShipmentBody, view: ShipmentView, roles: 'merchant' },
+  { kind: 'return', path: 'returns', tag: 'returns', body: ReturnBody, view: ReturnView, roles: 'merchant or channel' }
+]
+
+function channelProduct(row: ChannelProductRow) {
+  return { ...renderProductFields(row, row.parent_reference), ChannelProductReference: row.channel_reference, ParentChannelReference: row.parent_channel_reference }
+}
+
+/** Every route of /v2: thin handlers that map the request, call a service and wrap the result in the envelope. */
+export function marketplaceRoutes(deps: MarketplaceRouteDeps) {
+  const { orders, fulfilments, products } = deps
+  const names = collectPropertyNames(BODY_SCHEMAS)
+
+  return async function register(app: App) {
+    app.addHook('onRequest', async (request) => {
+      request.mpPrincipal = await deps.authenticate(request)
+    })
+
+    // Property names are matched case-insensitively (ASP.NET's behaviour): rewrite them to the
+    // canonical spelling before validation. Output is always PascalCase.
+    app.addHook('preValidation', async (request) => {
+      if (request.body !== undefined && request.body !== null && typeof request.body === 'object') request.body = canonicaliseKeys(request.body, names)
+      const query = request.query as Record<string, unknown>
+      const canonical: Record<string, unknown> = {}
+      for (const [key, value] of Object.entries(query)) canonical[QUERY_NAMES.get(key.toLowerCase()) ?? key] = value
+      // An unencoded "+" of a zone offset arrives as a space.
+      if (typeof canonical.createdSince === 'string') canonical.createdSince = canonical.createdSince.replace(/ (\d{2}(:?\d{2})?)$/, '+$1')
+      request.query = canonical
+    })
+
+    // ---- orders
+    app.post('/orders', {
+      schema: { tags: ['orders'], summary: 'Channel: create an order (status NEW)', security, body: CreateOrderBody, response: { 201: Single(OrderView), ...errors(403, 404, 409) } }
+    }, async (request, reply) => reply.code(201).send(ok(renderOrder(await orders.create(principalOf(request), request.body)), 201)))
+
+    app.get('/orders/new', {
+      schema: { tags: ['orders'], summary: 'Merchant: orders with status NEW (oldest first, paged)', security, querystring: PageQuery, response: { 200: Collection(OrderView), ...errors(403) } }
+    }, async (request) => {
+      const { orders: list, total } = await orders.listNew(principalOf(request), request.query.page ?? 1, deps.pageSize)
+      return page(list.map(renderOrder), total, deps.pageSize)
+    })
+
+    app.get('/orders/:merchantReference', {
+      schema: { tags: ['orders'], summary: 'Merchant: one order by its merchant reference', security, params: RefParams, response: { 200: Single(OrderView), ...errors(403, 404) } }
+    }, async (request) => ok(renderOrder(await orders.get(principalOf(request), request.params.merchantReference))))
+
+    app.post('/orders/acknowledge', {
+      schema: { tags: ['orders'], summary: 'Merchant: acknowledge a NEW order with order and line references (→ IN_PROGRESS)', security, body: AcknowledgeBody, response: { 201: Single(OrderView), ...errors(403, 404, 409) } }
+    }, async (request, reply) => reply.code(201).send(ok(renderOrder(await orders.acknowledge(principalOf(request), request.body)), 201)))
+
+    // ---- backorders, cancellations, shipments, returns
+    for (const f of FULFILMENTS) {
+      app.post(`/${f.path}`, {
+        schema: { tags: [f.tag], summary: `Create a ${f.kind} (${f.roles} keys)`, security, body: f.body, response: { 201: Single(f.view), ...errors(403, 404, 409) } }
+      }, async (request, reply) => {
+        const created = await fulfilments.create(f.kind, principalOf(request), request.body as FulfilmentInput[typeof f.kind])
+        return reply.code(201).send(ok(renderFulfilment(f.kind, created), 201))
+      })
+
+      app.get(`/${f.path}/:merchantReference`, {
+        schema: { tags: [f.tag], summary: `One ${f.kind} by its reference`, security, params: RefParams, response: { 200: Single(f.view), ...errors(404) } }
+      }, async (request) => ok(renderFulfilment(f.kind, await fulfilments.get(f.kind, principalOf(request), (request.params as { merchantReference: string }).merchantReference))))
+
+      app.get(`/${f.path}`, {
+        schema: { tags: [f.tag], summary: `${f.tag} created since createdSince (inclusive; oldest first; paged)`, security, querystring: ListQuery, response: { 200: Collection(f.view), ...errors() } }
+      }, async (request) => {
+        const query = request.query as { createdSince: string; page?: number }
+        const since = normaliseDateTime(query.createdSince, 'createdSince')
+        const { items, total } = await fulfilments.list(f.kind, principalOf(request), since, query.page ?? 1, deps.pageSize)
+        return page(items.map((item) => renderFulfilment(f.kind, item)), total, deps.pageSize)
+      })
+    }
+
+    // ---- products (merchant)
+    app.post('/products', {
+      schema: { tags: ['products'], summary: 'Merchant: create or update products (a parent with Children, or an array)', security, body: UpsertProductsBody, response: { 200: Collection(ProductResponseView), ...errors(403, 404, 409) } }
+    }, async (request) => {
+      const written = await products.upsert(principalOf(request), request.body)
+      const views = written.map((p) => ({ ...renderProductFields(p, p.parent_reference), ChannelProductReference: null, IsActive: p.is_active === 1 }))
+      return page(views, views.length, views.length)
+    })
+
+    // ---- product sync (channel)
+    app.get('/products/data', {
+      schema: { tags: ['product sync'], summary: 'Channel: products to create, update and remove since your last acknowledgement', security, querystring: ChangesQuery, response: { 200: ProductChangesEnvelope, ...errors(403) } }
+    }, async (request) => {
+      const perPage = request.query.pageSize ?? deps.pageSize
+      const changes = await products.changes(principalOf(request), request.query.page ?? 1, perPage)
+      return {
+        ...ok({ ToBeCreated: changes.created.map(channelProduct), ToBeUpdated: changes.updated.map(channelProduct), ToBeRemoved: changes.removed.map(channelProduct) }),
+        ToBeCreatedTotalCount: changes.totals.created,
+        ToBeUpdatedTotalCount: changes.totals.updated,
+        ToBeRemovedTotalCount: changes.totals.removed,
+        ItemsPerPage: perPage
+      }
+    })
+
+    app.post('/products/data', {
+      schema: { tags: ['product sync'], summary: 'Channel: acknowledge processed products (Created, Updated, Removed)', security, body: ProductDataAckBody, response: { 201: EmptyEnvelope, ...errors(403, 404, 409) } }
+    }, async (request, reply) => {
+      const counts = await products.acknowledgeData(principalOf(request), request.body)
+      return reply.code(201).send({ ...ok(null, 201), Message: `Acknowledged ${counts.created} created, ${counts.updated} updated and ${counts.removed} removed products.` })
+    })
+
+    app.get('/products/offers', {
+      schema: { tags: ['product sync'], summary: 'Channel: price and stock changes of products you created', security, querystring: ChangesQuery, response: { 200: Collection(OfferView), ...errors(403) } }
+    }, async (request) => {
+      const perPage = request.query.pageSize ?? deps.pageSize
+      const { rows, total } = await products.offers(principalOf(request), request.query.page ?? 1, perPage)
+      const items = rows.map((r) => ({ ChannelProductReference: r.channel_reference, MerchantProductReference: r.merchant_reference, Price: r.price_cents === null ? null : Number(r.price_cents) / 100, Stock: r.stock }))
+      return page(items, total, perPage)
+    })
+
+    app.post('/products/offers', {
+      schema: { tags: ['product sync'], summary: 'Channel: acknowledge updated offers by ChannelReference (a JSON array of strings)', security, body: OfferAckBody, response: { 201: EmptyEnvelope, ...errors(403) } }
+    }, async (request, reply) => {
+      const count = await products.acknowledgeOffers(principalOf(request), request.body)
+      return reply.code(201).send({ ...ok(null, 201), Message: `Acknowledged ${count} offers.` })
+    })
+
+    app.get('/products/:merchantReference', {
+      schema: { tags: ['products'], summary: 'Merchant: one product (also when deactivated: IsActive false)', security, params: RefParams, response: { 200: Single(ProductResponseView), ...errors(403, 404) } }
+    }, async (request) => {
+      const p = await products.get(principalOf(request), request.params.merchantReference)
+      return ok({ ...renderProductFields(p, p.parent_reference), ChannelProductReference: null, IsActive: p.is_active === 1 })
+    })
+
+    app.delete('/products/:merchantReference', {
+      schema: { tags: ['products'], summary: 'Merchant: deactivate a product and its children (kept; reference never reusable)', security, params: RefParams, response: { 200: EmptyEnvelope, ...errors(403, 404) } }
+    }, async (request) => {
+      await products.deactivate(principalOf(request), request.params.merchantReference)
+      return { ...ok(null), Message: `Product ${request.params.merchantReference} is deactivated.` }
+    })
+
+    void Type
+  }
+}
