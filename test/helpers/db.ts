@@ -43,7 +43,9 @@ export async function createTestDatabase(migrationSets: MigrationSet[]): Promise
 /** Every row of every table (except migration bookkeeping), to prove a rejected request wrote nothing. */
 export async function snapshotTables(database: Database, prefix: string): Promise<string> {
   const tables = await database.db.introspection.getTables()
-  const names = tables.map((t) => t.name).filter((n) => n.startsWith(prefix)).sort()
+  // introspection lists the tables of every schema; on PostgreSQL keep only this database's own.
+  const schema = (database as Partial<TestDatabase>).schema
+  const names = tables.filter((t) => t.name.startsWith(prefix) && (!schema || t.schema === schema)).map((t) => t.name).sort()
   const parts: string[] = []
   for (const name of names) {
     const rows = await database.db.selectFrom(name).selectAll().orderBy('id').execute()

@@ -1,4 +1,5 @@
-import { Migrator, type Kysely, type Migration, type MigrationResultSet } from 'kysely'
+import { Migrator, sql, type Kysely, type Migration, type MigrationResultSet } from 'kysely'
+import { dialectOf } from './database.js'
 
 /** Each service names its migrations "<service>_<NNNN>_<what>" so they never collide. */
 export type MigrationSet = Record<string, Migration>
@@ -19,8 +20,14 @@ export async function migrateToLatest(db: Kysely<any>, sets: MigrationSet[]): Pr
       all[name] = migration
     }
   }
+  // On PostgreSQL, keep the bookkeeping tables in the current schema explicitly: Kysely otherwise
+  // finds them in any schema on the server and skips creating them in ours.
+  const schema = dialectOf(db) === 'postgres'
+    ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+    : undefined
   const migrator = new Migrator({
     db,
+    ...(schema ? { migrationTableSchema: schema } : {}),
     provider: { getMigrations: () => Promise.resolve(all) },
     migrationTableName: 'quartet_migrations',
     migrationLockTableName: 'quartet_migrations_lock',

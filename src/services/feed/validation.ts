@@ -17,3 +17,10 @@ const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]
 export function isEmail(value: string): boolean {
   return value.length <= 254 && EMAIL.test(value) && !value.includes('..') && !value.startsWith('.') && !value.split('@')[0]?.endsWith('.')
 }
+
+/** PostgreSQL cannot store NUL characters in text: such fields are refused with a clear 422 entry. */
+export function nulFieldErrors(input: Record<string, unknown>, fields: string[]): ErrorDetail[] {
+  return fields
+    .filter((field) => typeof input[field] === 'string' && (input[field] as string).includes('\u0000'))
+    .map((field) => fieldError(field, 'Must not contain NUL (\\u0000) characters.'))
+}

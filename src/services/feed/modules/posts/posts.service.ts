@@ -3,7 +3,7 @@ import { AppError, type ErrorDetail } from '../../../../core/errors/app-error.js
 import { isForeignKeyViolation } from '../../../../core/db/errors.js'
 import type { FeedTables } from '../../db.js'
 import { renderPost, type FeedEvents, type RenderedPost } from '../../render.js'
-import { fieldError, trimmed } from '../../validation.js'
+import { fieldError, nulFieldErrors, trimmed } from '../../validation.js'
 import { detectImage, parseImageRef, sha256Hex } from '../images/images.js'
 import type { ImagesRepository } from '../images/images.repository.js'
 import type { PostsRepository, PostView } from './posts.repository.js'
@@ -40,7 +40,7 @@ interface CheckedInput { title: string; content: string; upload?: Upload & { con
 export function createPostsService({ posts, images, events, now }: PostsServiceDeps) {
   /** Title and content (trimmed, ≥ 5 characters) first, as the original's validators; then the image. */
   function check(input: PostInput, missingImage: 'FEED_NO_IMAGE' | 'FEED_NO_FILE_PICKED'): CheckedInput {
-    const details: ErrorDetail[] = []
+    const details: ErrorDetail[] = nulFieldErrors(input as Record<string, unknown>, ['title', 'content'])
     const title = trimmed(input.title)
     const content = trimmed(input.content)
     if (title === undefined || title.length < MIN_TEXT) details.push(fieldError('title', `Title must be at least ${MIN_TEXT} characters long.`))
@@ -148,9 +148,10 @@ export function createPostsService({ posts, images, events, now }: PostsServiceD
         if (isForeignKeyViolation(error)) throw unknownImage(input.imageRef ?? '')
         throw error
       }
-      if (result.replacedImageId !== undefined) await images.deleteIfUnused(result.replacedImageId)
+      // Announce first (events keep commit order), then tidy up the replaced image.
       const post = renderPost(result.view)
       events.publish({ action: 'update', post })
+      if (result.replacedImageId !== undefined) await images.deleteIfUnused(result.replacedImageId)
       return post
     },
 
@@ -163,8 +164,8 @@ export function createPostsService({ posts, images, events, now }: PostsServiceD
         if (!(await posts.delete(trx, id))) throw new AppError('FEED_POST_NOT_FOUND')
         return post.image_id
       })
-      await images.deleteIfUnused(imageId)
       events.publish({ action: 'delete', post: String(id) })
+      await images.deleteIfUnused(imageId)
     }
   }
 }

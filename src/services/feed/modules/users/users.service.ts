@@ -1,7 +1,7 @@
 import { AppError, type ErrorDetail } from '../../../../core/errors/app-error.js'
 import { hashPassword, verifyPassword } from '../../../../core/auth/crypto.js'
 import { isUniqueViolation } from '../../../../core/db/errors.js'
-import { fieldError, isEmail, trimmed } from '../../validation.js'
+import { fieldError, isEmail, nulFieldErrors, trimmed } from '../../validation.js'
 import type { UsersRepository } from './users.repository.js'
 
 export const DEFAULT_STATUS = 'I am new!'
@@ -25,6 +25,8 @@ export function createUsersService({ users, now, signToken }: UsersServiceDeps) 
   return {
     /** Registers a user; 422 with one entry per invalid field (as the original's validators). */
     async signup(input: SignupInput): Promise<{ userId: string }> {
+      const nul = nulFieldErrors(input as Record<string, unknown>, ['email', 'password', 'name', 'username'])
+      if (nul.length > 0) throw new AppError('FEED_VALIDATION_FAILED', undefined, { details: nul })
       const details: ErrorDetail[] = []
       const email = trimmed(input.email)
       const password = trimmed(input.password)
@@ -58,7 +60,7 @@ export function createUsersService({ users, now, signToken }: UsersServiceDeps) 
     async login(input: { email?: unknown; password?: unknown }): Promise<{ token: string; userId: string }> {
       const email = trimmed(input.email) ?? ''
       const password = trimmed(input.password) ?? ''
-      const user = email ? await users.findByEmailKey(email.toLowerCase()) : undefined
+      const user = email && !email.includes('\u0000') ? await users.findByEmailKey(email.toLowerCase()) : undefined
       if (!user) {
         dummyHash ??= hashPassword(`${Math.random()}`)
         await verifyPassword(password, await dummyHash)
@@ -76,6 +78,8 @@ export function createUsersService({ users, now, signToken }: UsersServiceDeps) 
     },
 
     async setStatus(userId: number, input: { status?: unknown }): Promise<void> {
+      const nul = nulFieldErrors(input as Record<string, unknown>, ['status'])
+      if (nul.length > 0) throw new AppError('FEED_VALIDATION_FAILED', undefined, { details: nul })
       const status = trimmed(input.status)
       if (!status) throw new AppError('FEED_VALIDATION_FAILED', undefined, { details: [fieldError('status', 'Please enter a status.')] })
       if (!(await users.updateStatus(userId, status, now()))) throw new AppError('FEED_USER_NOT_FOUND')
