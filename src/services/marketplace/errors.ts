@@ -17,15 +17,19 @@ export function pointerToKey(pointer: string | undefined, location: string | und
  * Content is null. Schema failures (VALIDATION_FAILED) become 400 with one key per field.
  */
 export const marketplaceErrorFormatter: ErrorFormatter = (error, request) => {
-  const validationErrors: Record<string, string[]> = {}
+  const collected = new Map<string, string[]>()
   for (const detail of error.details ?? []) {
     const key = pointerToKey(detail.pointer, detail.location)
     const rawField = (detail.pointer ?? '').replace(/^\//, '')
     // The schema validator starts messages with the slash path; show the dotted one instead.
     let message = rawField && detail.message.startsWith(`${rawField} `) ? `${key} ${detail.message.slice(rawField.length + 1)}` : detail.message
     message = message.replace(/ must have required property '[^']*'$/, ' is required')
-    ;(validationErrors[key] ??= []).push(message)
+    const list = collected.get(key)
+    if (list) list.push(message)
+    else collected.set(key, [message])
   }
+  // Field names come from the request: keep them own properties ("valueOf", "__proto__").
+  const validationErrors: Record<string, string[]> = Object.fromEntries(collected)
   let message = error.message
   if (error.code === 'VALIDATION_FAILED') {
     const fields = Object.keys(validationErrors)

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import { Type, type TSchema } from 'typebox'
+import { AppError } from '../../core/errors/app-error.js'
 import type { App } from '../../core/http/server.js'
 import type { FulfilmentKind } from './db.js'
 import type { Principal } from './modules/keys/keys.service.js'
@@ -14,6 +15,8 @@ import {
   ProductDataAckBody, ProductResponseView, RefParams, ReturnBody, ReturnView, ShipmentBody, ShipmentView, Single, UpsertProductsBody
 } from './schemas.js'
 import { normaliseDateTime } from './values.js'
+
+const MARKETPLACE_PREFIX = '/v2'
 import type { ChannelProductRow } from './modules/products/products.repository.js'
 
 export interface MarketplaceRouteDeps {
@@ -51,6 +54,19 @@ function channelProduct(row: ChannelProductRow) {
   return { ...renderProductFields(row, row.parent_reference), ChannelProductReference: row.channel_reference, ParentChannelReference: row.parent_channel_reference }
 }
 
+/** The first value no dialect can store faithfully: a non-finite number or a string with NUL. */
+function unstorable(value: unknown, path: string, depth = 0): { pointer: string; problem: string } | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : { pointer: path, problem: 'must be a finite number' }
+  if (typeof value === 'string') return value.includes('\u0000') ? { pointer: path, problem: 'must not contain NUL characters' } : undefined
+  if (depth > 20 || value === null || typeof value !== 'object') return undefined
+  for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
+    if (key.includes('\u0000')) return { pointer: `${path}/${key.replace(/\u0000/g, '')}`, problem: 'has a property name with a NUL character' }
+    const found = unstorable(child, `${path}/${key}`, depth + 1)
+    if (found !== undefined) return found
+  }
+  return undefined
+}
+
 /** Every route of /v2: thin handlers that map the request, call a service and wrap the result in the envelope. */
 export function marketplaceRoutes(deps: MarketplaceRouteDeps) {
   const { orders, fulfilments, products } = deps
@@ -65,12 +81,28 @@ export function marketplaceRoutes(deps: MarketplaceRouteDeps) {
     // canonical spelling before validation. Output is always PascalCase.
     app.addHook('preValidation', async (request) => {
       if (request.body !== undefined && request.body !== null && typeof request.body === 'object') request.body = canonicaliseKeys(request.body, names)
+      // POST /v2/products takes one product (G1) or an array of them (G2): validate as an array.
+      if (request.method === 'POST' && request.routeOptions.url === `${MARKETPLACE_PREFIX}/products` && request.body !== null && typeof request.body === 'object' && !Array.isArray(request.body)) {
+        request.body = [request.body]
+      }
       const query = request.query as Record<string, unknown>
       const canonical: Record<string, unknown> = {}
       for (const [key, value] of Object.entries(query)) canonical[QUERY_NAMES.get(key.toLowerCase()) ?? key] = value
       // An unencoded "+" of a zone offset arrives as a space.
       if (typeof canonical.createdSince === 'string') canonical.createdSince = canonical.createdSince.replace(/ (\d{2}(:?\d{2})?)$/, '+$1')
       request.query = canonical
+    })
+
+    // The validator coerces strings such as "1e309" to Infinity without re-checking bounds, and
+    // PostgreSQL cannot store NUL characters: refuse both before they reach a handler.
+    app.addHook('preHandler', async (request) => {
+      for (const [location, value] of [['params', request.params], ['querystring', request.query], ['body', request.body]] as const) {
+        const found = unstorable(value, '')
+        if (found !== undefined) {
+          const field = found.pointer.replace(/^\//, '') || location
+          throw new AppError('VALIDATION_FAILED', undefined, { details: [{ pointer: found.pointer || '/', location, message: `${field} ${found.problem}` }] })
+        }
+      }
     })
 
     // ---- orders

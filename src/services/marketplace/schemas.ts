@@ -302,9 +302,9 @@ const productFields = {
   ExtraData: Type.Optional(Nullable(ExtraData))
 }
 /** A child: the same fields; "Children" is accepted only to reject grandchildren with a clear 400. */
-export const ChildProductRequest = Type.Object({ ...productFields, Children: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 0, description: 'must be empty: one level of nesting only' })) })
+export const ChildProductRequest = Type.Object({ ...productFields, Children: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 1000, description: 'must be empty: one level of nesting only' })) })
 export const ProductRequest = Type.Object({ ...productFields, Children: Type.Optional(Type.Array(ChildProductRequest, { maxItems: 1000 })) })
-export const UpsertProductsBody = Type.Union([ProductRequest, Type.Array(ProductRequest, { minItems: 1, maxItems: 1000 })])
+export const UpsertProductsBody = Type.Array(ProductRequest, { minItems: 1, maxItems: 1000, description: 'an array of products; a single product object is accepted too' })
 
 const productViewFields = {
   MerchantProductReference: Type.String(),

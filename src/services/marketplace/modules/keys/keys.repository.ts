@@ -1,3 +1,4 @@
+import { sql, type SqlBool } from 'kysely'
 import type { ApiKeyRow, MarketplaceDb, Role } from '../../db.js'
 
 export interface PrincipalRow {
@@ -62,10 +63,9 @@ export function createKeysRepository(db: MarketplaceDb) {
 
     /** Keys whose id equals `idOrPrefix` or whose prefix starts with it. */
     findByIdOrPrefix(idOrPrefix: string): Promise<ApiKeyRow[]> {
-      let query = db.selectFrom('mp_api_keys').selectAll()
-      query = /^\d{1,9}$/.test(idOrPrefix)
-        ? query.where((eb) => eb.or([eb('id', '=', Number(idOrPrefix)), eb('prefix', 'like', `${idOrPrefix}%`)]))
-        : query.where('prefix', 'like', `${idOrPrefix.replace(/[%_\\]/g, '')}%`)
+      const startsWith = sql<SqlBool>`substr(prefix, 1, ${idOrPrefix.length}) = ${idOrPrefix}`
+      const query = db.selectFrom('mp_api_keys').selectAll()
+        .where((eb) => /^\d{1,9}$/.test(idOrPrefix) ? eb.or([eb('id', '=', Number(idOrPrefix)), startsWith]) : startsWith)
       return query.orderBy('id').execute()
     },
 
