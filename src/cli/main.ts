@@ -2,6 +2,8 @@
 import { Command } from 'commander'
 import { registerServe } from './commands/serve.js'
 import { registerToken } from './commands/token.js'
+import { registerFeedClient } from './commands/feed-client.js'
+import { registerFeedWatch } from './commands/feed-watch.js'
 import { registerKeys } from './commands/keys.js'
 
 const program = new Command()
@@ -13,6 +15,8 @@ program
 
 registerServe(program)
 registerToken(program)
+registerFeedClient(program)
+registerFeedWatch(program)
 registerKeys(program)
 
 await program.parseAsync(process.argv)
