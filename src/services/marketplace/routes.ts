@@ -60,7 +60,7 @@ function unstorable(value: unknown, path: string, depth = 0): { pointer: string;
   if (typeof value === 'string') return value.includes('\u0000') ? { pointer: path, problem: 'must not contain NUL characters' } : undefined
   if (depth > 20 || value === null || typeof value !== 'object') return undefined
   for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
-    if (key.includes('\u0000')) return { pointer: `${path}/${key.replace(/\u0000/g, '')}`, problem: 'has a property name with a NUL character' }
+    if (key.includes('\u0000')) return { pointer: `${path}/${key.split('\u0000').join('')}`, problem: 'has a property name with a NUL character' }
     const found = unstorable(child, `${path}/${key}`, depth + 1)
     if (found !== undefined) return found
   }
