@@ -132,17 +132,22 @@ function deepNest(depth: number): unknown {
   return value
 }
 
+function textOf(value: unknown): string {
+  if (typeof value === 'string') return value
+  return JSON.stringify(value) ?? 'undefined'
+}
+
 function urlFor(path: string, operation: OpenApiOperation, rnd: () => number): string {
   let url = path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
     const schema = operation.parameters?.find((p) => p.in === 'path' && p.name === name)?.schema
-    const value = rnd() < 0.3 ? String(sample(fc.integer({ min: 1, max: 50 }), rnd)) : String(valueFor(schema, rnd))
+    const value = rnd() < 0.3 ? String(sample(fc.integer({ min: 1, max: 50 }), rnd)) : textOf(valueFor(schema, rnd))
     return encodeURIComponent(value).slice(0, 600) || '0'
   })
   const query = new URLSearchParams()
   for (const parameter of operation.parameters ?? []) {
     if (parameter.in !== 'query' || rnd() < 0.3) continue
     const value = valueFor(parameter.schema, rnd)
-    query.append(parameter.name, typeof value === 'string' ? value : JSON.stringify(value))
+    query.append(parameter.name, textOf(value))
   }
   if (rnd() < 0.2) query.append(sample(fc.string({ minLength: 1, maxLength: 8 }), rnd), sample(weirdString, rnd))
   const text = query.toString()
@@ -184,7 +189,8 @@ export async function fuzzService(options: FuzzOptions): Promise<FuzzReport> {
       const response = await options.app.inject({ method: method as 'GET', url, headers, ...(body.payload !== undefined ? { payload: body.payload } : {}) })
       report.requests++
       report.byStatus[response.statusCode] = (report.byStatus[response.statusCode] ?? 0) + 1
-      const where = `${method} ${url.slice(0, 200)} (${headers['content-type'] ?? 'no body'}) → ${response.statusCode} ${response.body.slice(0, 300)}`
+      const sent = body.payload === undefined ? '' : ` body ${JSON.stringify(String(body.payload).slice(0, 300))}`
+      const where = `${method} ${url.slice(0, 200)} (${headers['content-type'] ?? 'no body'})${sent} → ${response.statusCode} ${response.body.slice(0, 300)}`
       assert.ok(response.statusCode < 500, `server error: ${where}`)
       if (response.statusCode >= 400) {
         let parsed: unknown

@@ -47,6 +47,9 @@ export async function startTestIdentityProvider(audience = 'https://quartet.test
         .setExpirationTime(now + (options.expiresIn ?? 3600))
         .sign(key)
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve()))
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve())
+      server.closeAllConnections()
+    })
   }
 }

@@ -43,7 +43,12 @@ export const ONE_MIB = 1024 * 1024
  * OpenAPI document at /openapi.json with interactive docs at /docs.
  */
 export async function buildServer(options: BuildServerOptions): Promise<App> {
+  const format = options.errorFormatter ?? defaultErrorFormatter
+  const handleError = createErrorHandler(format)
   const app = Fastify({
+    // Router-level failures (malformed URL encoding, over-long parameters) answer in the
+    // service's error shape too, not Fastify's default one.
+    frameworkErrors: (error, request, reply) => handleError(error, request, reply),
     loggerInstance: options.logger,
     bodyLimit: options.bodyLimit ?? ONE_MIB,
     routerOptions: { maxParamLength: 512, ignoreTrailingSlash: true },
@@ -58,8 +63,7 @@ export async function buildServer(options: BuildServerOptions): Promise<App> {
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true } }
   }).withTypeProvider<TypeBoxTypeProvider>()
 
-  const format = options.errorFormatter ?? defaultErrorFormatter
-  app.setErrorHandler(createErrorHandler(format))
+  app.setErrorHandler(handleError)
   app.setNotFoundHandler((request) => {
     throw new AppError('ROUTE_NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`)
   })

@@ -10,6 +10,14 @@ export const tripsErrorFormatter: ErrorFormatter = (error, request) => {
   if (error.statusCode === 401) {
     return { statusCode: 401, body: { errors: ['Not Authenticated'] } }
   }
+  // A non-numeric id in the path names no resource: 404, as for an unknown numeric id.
+  if (error.code === 'VALIDATION_FAILED' && error.details?.every((d) => d.location === 'params')) {
+    const detail = `Nothing matches ${request.url.split('?')[0]}: ids are numeric.`
+    return {
+      statusCode: 404,
+      body: { errors: [{ status: '404', code: 'NOT_FOUND', title: 'Not Found', detail }], meta: { request_id: request.id } }
+    }
+  }
   const validation = error.code === 'VALIDATION_FAILED' || error.code === 'TRIPS_VALIDATION_FAILED'
   const statusCode = validation ? 422 : error.statusCode
   const code = validation ? 'TRIPS_VALIDATION_FAILED' : error.code

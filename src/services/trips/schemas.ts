@@ -14,13 +14,17 @@ export const UserFields = {
   emergency_contact_name: Text('emergency contact (default "nil")', 200),
   emergency_number: Text('emergency phone number (default "nil")', 100)
 }
+// Closed objects: unknown parameters are dropped before handlers see them (as Rails' strong
+// parameters did), never passed on.
+const closed = { additionalProperties: false } as const
+
 export const CreateUserBody = Type.Object({
   user_name: UserFields.user_name,
   email_address: UserFields.email_address,
   emergency_contact_name: Type.Optional(UserFields.emergency_contact_name),
   emergency_number: Type.Optional(UserFields.emergency_number)
-})
-export const UpdateUserBody = Type.Partial(Type.Object(UserFields))
+}, closed)
+export const UpdateUserBody = Type.Partial(Type.Object(UserFields), closed)
 
 export const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}([T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:?\\d{2})?)?$'
 const TourFields = {
@@ -34,14 +38,14 @@ export const CreateTourBody = Type.Object({
   location: TourFields.location,
   creator_id: Type.Optional(Type.Integer({ ...Id, description: 'defaults to the user of the path' })),
   complete: Type.Optional(TourFields.complete)
-})
+}, closed)
 export const CreateTopLevelTourBody = Type.Object({
   date: TourFields.date,
   location: TourFields.location,
   creator_id: TourFields.creator_id,
   complete: Type.Optional(TourFields.complete)
-})
-export const UpdateTourBody = Type.Partial(Type.Object(TourFields))
+}, closed)
+export const UpdateTourBody = Type.Partial(Type.Object(TourFields), closed)
 
 const planTextProperties: Record<string, TSchema> = {}
 for (const field of PLAN_TEXT_FIELDS) planTextProperties[field] = Type.Optional(Text(`${field.replace(/_/g, ' ')} (default "nil")`))
@@ -51,18 +55,18 @@ const planProperties = {
   checklist: Type.Optional(Flag('checklist done')),
   departure_check: Type.Optional(Flag('departure check done'))
 }
-export const PlanBody = Type.Object(planProperties)
-export const CreateTopLevelPlanBody = Type.Object({ ...planProperties, tour_id: Id })
+export const PlanBody = Type.Object(planProperties, closed)
+export const CreateTopLevelPlanBody = Type.Object({ ...planProperties, tour_id: Id }, closed)
 
 export const CreateTourUserBody = Type.Object({
   email_address: Type.String({ minLength: 1, maxLength: 254, description: 'e-mail of the user to add (case-insensitive)' }),
   tour_id: Id
-})
+}, closed)
 export const TourUserQuery = Type.Object({
   user_id: Type.Optional(Id),
   tour_id: Type.Optional(Id)
-})
-export const ToursQuery = Type.Object({ user_id: Id })
+}, closed)
+export const ToursQuery = Type.Object({ user_id: Id }, closed)
 
 // Responses: exact shapes so Fastify serialises them fast and the OpenAPI document is complete.
 const resource = (type: string, attributes: TSchema) =>

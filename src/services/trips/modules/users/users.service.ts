@@ -53,8 +53,10 @@ export function createUsersService({ users, access, now }: UsersServiceDeps) {
     async update(caller: Caller, id: number, patch: Static<typeof UpdateUserBody>): Promise<UserRow> {
       await access.assertSelf(caller, await existing(id))
       const changes = {
-        ...patch,
-        ...(patch.email_address ? { email_key: patch.email_address.toLowerCase() } : {}),
+        ...(patch.user_name !== undefined ? { user_name: patch.user_name } : {}),
+        ...(patch.email_address !== undefined ? { email_address: patch.email_address, email_key: patch.email_address.toLowerCase() } : {}),
+        ...(patch.emergency_contact_name !== undefined ? { emergency_contact_name: patch.emergency_contact_name } : {}),
+        ...(patch.emergency_number !== undefined ? { emergency_number: patch.emergency_number } : {}),
         updated_at: now()
       }
       const updated = await users.update(id, changes).catch(emailTaken)
