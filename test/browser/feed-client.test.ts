@@ -75,7 +75,7 @@ test('two browsers: one signs up, logs in and posts an image; the other sees it,
   await login(bob, client, 'bob@example.com', 'secret2')
   await bob.getByTestId('empty').waitFor()
   await bob.getByText('● live').waitFor()
-  await bob.evaluate(() => { (window as unknown as { marker: number }).marker = 42 })
+  await bob.evaluate('window.marker = 42')
 
   // The API's validation messages are shown.
   await alice.getByTestId('new-post').click()
@@ -96,11 +96,8 @@ test('two browsers: one signs up, logs in and posts an image; the other sees it,
 
   // Bob sees it without reloading; the image loads from the API.
   await bob.getByText('Sunrise over the ridge').waitFor({ timeout: 10_000 })
-  assert.equal(await bob.evaluate(() => (window as unknown as { marker?: number }).marker), 42, 'no reload happened')
-  await bob.waitForFunction(() => {
-    const img = document.querySelector<HTMLImageElement>('[data-testid=post] img')
-    return img !== null && img.complete && img.naturalWidth === 64
-  })
+  assert.equal(await bob.evaluate('window.marker'), 42, 'no reload happened')
+  await bob.waitForFunction("(() => { const img = document.querySelector('[data-testid=post] img'); return img !== null && img.complete && img.naturalWidth === 64 })()")
   assert.match(await bob.getByTestId('post').first().innerText(), /Posted by Alice/)
 
   // A second post: on page 1 the newest come first, two per page.
@@ -118,7 +115,7 @@ test('two browsers: one signs up, logs in and posts an image; the other sees it,
   await alice.getByLabel('Title').fill('Sunrise over the north ridge')
   await alice.getByTestId('save-post').click()
   await bob.getByText('Sunrise over the north ridge').waitFor()
-  assert.equal(await bob.evaluate(() => (window as unknown as { marker?: number }).marker), 42)
+  assert.equal(await bob.evaluate('window.marker'), 42)
 
   fs.mkdirSync(RESULTS, { recursive: true })
   await bob.screenshot({ path: path.join(RESULTS, 'feed.png'), fullPage: true })

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Updateable } from 'kysely'
 import type { Dialect } from '../../../../core/db/database.js'
+import { prepareQuery } from '../../../../core/db/prepared.js'
 import type { FeedDb, FeedPostsTable, FeedTables, PostRow } from '../../db.js'
 
 /** A post with what its rendering needs: the creator's name and the image's extension. */
@@ -26,21 +27,34 @@ function viewQuery(db: Kysely<FeedTables>) {
 }
 
 export function createPostsRepository(db: FeedDb, dialect: Dialect) {
+  // The hot reads (every list and get request): built and compiled once.
+  // One round trip for a page and the total count.
+  const pageQuery = prepareQuery(db, 2, (limit: number, offset: number) =>
+    viewQuery(db)
+      .select((eb) => eb.selectFrom('feed_posts').select((c) => c.fn.countAll<number>().as('n')).as('total'))
+      .orderBy('p.id', 'desc').limit(limit).offset(offset))
+  const countQuery = prepareQuery(db, 0, () => db.selectFrom('feed_posts').select((eb) => eb.fn.countAll<number>().as('n')))
+  const viewById = prepareQuery(db, 1, (id: number) => viewQuery(db).where('p.id', '=', id))
   return {
     /** Runs `work` in one transaction (serialised on SQLite's single connection). */
     transaction<T>(work: (trx: Kysely<FeedTables>) => Promise<T>): Promise<T> {
       return db.transaction().execute(work)
     },
     /** Newest first (ids only grow, so id order is creation order). */
-    page(offset: number, limit: number): Promise<PostView[]> {
-      return viewQuery(db).orderBy('p.id', 'desc').limit(limit).offset(offset).execute()
+    /** A page (newest first) with the total number of posts. */
+    async page(offset: number, limit: number): Promise<{ rows: PostView[]; total: number }> {
+      const rows = await pageQuery(limit, offset)
+      // Past the last page there is no row to carry the total.
+      const total = rows.length > 0 ? Number(rows[0]?.total) : await this.count()
+      return { rows, total }
     },
     async count(): Promise<number> {
-      const row = await db.selectFrom('feed_posts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
-      return Number(row.n)
+      const [row] = await countQuery()
+      return Number(row?.n ?? 0)
     },
-    findView(id: number, trx: Kysely<FeedTables> = db): Promise<PostView | undefined> {
-      return viewQuery(trx).where('p.id', '=', id).executeTakeFirst()
+    async findView(id: number, trx?: Kysely<FeedTables>): Promise<PostView | undefined> {
+      if (trx) return viewQuery(trx).where('p.id', '=', id).executeTakeFirst()
+      return (await viewById(id))[0]
     },
     /** The post row, locked until the transaction ends on PostgreSQL (SQLite transactions are serial anyway). */
     findForUpdate(trx: Kysely<FeedTables>, id: number): Promise<PostRow | undefined> {

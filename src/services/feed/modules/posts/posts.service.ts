@@ -99,8 +99,8 @@ export function createPostsService({ posts, images, events, now }: PostsServiceD
 
   return {
     async list(page: number, perPage: number): Promise<{ posts: RenderedPost[]; totalItems: number }> {
-      const [rows, totalItems] = await Promise.all([posts.page((page - 1) * perPage, perPage), posts.count()])
-      return { posts: rows.map(renderPost), totalItems }
+      const { rows, total } = await posts.page((page - 1) * perPage, perPage)
+      return { posts: rows.map(renderPost), totalItems: total }
     },
 
     async get(id: number): Promise<RenderedPost> {
