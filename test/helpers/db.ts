@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
+import { sql } from 'kysely'
 import { openDatabase, type Database } from '../../src/core/db/database.js'
 import { migrateToLatest, type MigrationSet } from '../../src/core/db/migrations.js'
 
@@ -42,10 +43,13 @@ export async function createTestDatabase(migrationSets: MigrationSet[]): Promise
 
 /** Every row of every table (except migration bookkeeping), to prove a rejected request wrote nothing. */
 export async function snapshotTables(database: Database, prefix: string): Promise<string> {
-  const tables = await database.db.introspection.getTables()
-  // introspection lists the tables of every schema; on PostgreSQL keep only this database's own.
+  // Kysely's introspection reads every schema on the server (and fails when another test file
+  // drops its schema meanwhile); on PostgreSQL list only this database's own schema.
   const schema = (database as Partial<TestDatabase>).schema
-  const names = tables.filter((t) => t.name.startsWith(prefix) && (!schema || t.schema === schema)).map((t) => t.name).sort()
+  const all = schema
+    ? (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = ${schema}`.execute(database.db)).rows.map((r) => r.name)
+    : (await database.db.introspection.getTables()).map((t) => t.name)
+  const names = all.filter((n) => n.startsWith(prefix)).sort()
   const parts: string[] = []
   for (const name of names) {
     const rows = await database.db.selectFrom(name).selectAll().orderBy('id').execute()
