@@ -1,9 +1,16 @@
-import { Type, type TSchema } from 'typebox'
+import { Type, type Static, type TSchema } from 'typebox'
 
 // ---------------------------------------------------------------- building blocks
 const Text = (maxLength = 250, description?: string) => Type.String({ maxLength, ...(description ? { description } : {}) })
 const Ref = (description: string, maxLength = 250) => Type.String({ minLength: 1, maxLength, description })
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
+/**
+ * `T | null` as a JSON-schema type list rather than anyOf: the response serialiser then writes it
+ * directly instead of validating each value against every branch (much faster on big lists).
+ */
+const Nullable = <T extends TSchema>(schema: T) => {
+  const raw = schema as unknown as Record<string, unknown>
+  return Type.Unsafe<Static<T> | null>({ ...raw, type: [raw.type as string, 'null'] })
+}
 const Money = (description: string) => Type.Number({ minimum: 0, maximum: 1_000_000_000, description: `${description} (at most 2 decimals)` })
 const Rate = (description: string) => Type.Number({ minimum: 0, maximum: 100, description: `${description} (percent)` })
 const Quantity = Type.Integer({ minimum: 0, maximum: 1_000_000_000 })
