@@ -35,7 +35,8 @@ if (fs.existsSync(path.join(root, 'scripts', 'build-web.mjs')) && files.some((f)
 const concurrency = process.env.TEST_CONCURRENCY ?? '2'
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...flags, ...files],
+  // A per-test timeout turns a hang into a failure with a name instead of a stalled CI run.
+  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, `--test-timeout=${process.env.TEST_TIMEOUT_MS ?? 180000}`, '--test-reporter=spec', ...flags, ...files],
   { stdio: 'inherit', cwd: root, env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' } }
 )
 process.exit(result.status ?? 1)

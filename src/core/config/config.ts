@@ -64,12 +64,13 @@ function parseOrigins(raw: string): string[] | '*' {
 /** Validates environment + flags once and returns the typed configuration, or throws ConfigError listing every bad key. */
 export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: ConfigOverrides = {}): Config {
   const raw = { ...pickKnown(env), ...pickKnown(overrides) }
-  const candidate = Value.Convert(EnvSchema, Value.Default(EnvSchema, raw))
+  const given = { ...raw }
+  const candidate = Value.Convert(EnvSchema, Value.Default(EnvSchema, structuredClone(raw)))
   const problems = new Map<string, string>()
   for (const error of Value.Errors(EnvSchema, candidate)) {
     const key = error.instancePath.replace(/^\//, '') || 'configuration'
-    // Unions report one line per branch; the first is the clearest.
-    if (!problems.has(key)) problems.set(key, describe(key, error.message, raw[key]))
+    // Unions report one line per branch; one line naming the allowed values is clearer.
+    if (!problems.has(key)) problems.set(key, describe(key, allowedValues(key) ?? error.message, given[key]))
   }
   if (problems.size > 0) throw new ConfigError([...problems.values()])
   const e = candidate as Env
@@ -117,6 +118,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pageSize: e.MARKETPLACE_PAGE_SIZE
     }
   }
+}
+
+function allowedValues(key: string): string | undefined {
+  const schema = (EnvSchema.properties as Record<string, { anyOf?: { const?: unknown }[] }>)[key]
+  const options = schema?.anyOf?.map((branch) => branch.const).filter((v) => v !== undefined)
+  return options && options.length > 0 ? `must be one of ${options.join(', ')}` : undefined
 }
 
 function describe(key: string, message: string, given: unknown): string {

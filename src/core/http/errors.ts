@@ -94,6 +94,12 @@ export function toHttpError(error: unknown): HttpError {
   if (mapped) {
     return { statusCode: errorCatalogue[mapped].status, code: mapped, message: fe.message ?? errorCatalogue[mapped].message }
   }
+  // PostgreSQL "data exception" class (22xxx): a value the database cannot take (bad encoding,
+  // out-of-range number) is the client's input, not a server failure.
+  const pgError = error as { code?: unknown; severity?: unknown }
+  if (typeof pgError.code === 'string' && /^22[0-9A-Z]{3}$/.test(pgError.code) && pgError.severity !== undefined) {
+    return { statusCode: 400, code: 'VALIDATION_FAILED', message: 'A value in the request cannot be stored (invalid characters or out of range).' }
+  }
   if (error instanceof SyntaxError) {
     return { statusCode: 400, code: 'MALFORMED_BODY', message: errorCatalogue.MALFORMED_BODY.message }
   }

@@ -35,6 +35,21 @@ export interface BuildServerOptions {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
+const NUL_IN_URL = /%00/i
+
+function nulError(where: string): AppError {
+  return new AppError('VALIDATION_FAILED', `NUL characters are not allowed in ${where}.`, { details: [{ pointer: '/', message: `${where} contains a NUL character` }] })
+}
+
+function containsNul(value: unknown, depth: number): boolean {
+  if (typeof value === 'string') return value.includes('\u0000')
+  if (depth > 32 || value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return false
+  if (Array.isArray(value)) return value.some((item) => containsNul(item, depth + 1))
+  for (const key in value) {
+    if (key.includes('\u0000') || containsNul((value as Record<string, unknown>)[key], depth + 1)) return true
+  }
+  return false
+}
 export const ONE_MIB = 1024 * 1024
 
 /**
@@ -66,6 +81,17 @@ export async function buildServer(options: BuildServerOptions): Promise<App> {
   app.setErrorHandler(handleError)
   app.setNotFoundHandler((request) => {
     throw new AppError('ROUTE_NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`)
+  })
+
+  // PostgreSQL cannot store NUL in text and SQLite would: refuse it everywhere, up front, so
+  // both databases behave alike and no such value reaches SQL.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (NUL_IN_URL.test(request.url)) done(nulError('the URL'))
+    else done()
+  })
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (containsNul(request.body, 0)) done(nulError('the body'))
+    else done()
   })
 
   app.addHook('onSend', (request, reply, payload, done) => {

@@ -1,0 +1,13 @@
+// npm run openapi:sync — regenerates openapi/<service>.json from the route schemas.
+import fs from 'node:fs'
+import path from 'node:path'
+import { generateOpenApiDocuments, OPENAPI_DIR } from './openapi.js'
+
+const documents = await generateOpenApiDocuments()
+fs.mkdirSync(OPENAPI_DIR, { recursive: true })
+for (const [name, text] of documents) {
+  const file = path.join(OPENAPI_DIR, `${name}.json`)
+  const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : ''
+  fs.writeFileSync(file, text)
+  console.log(`${before === text ? 'unchanged' : 'wrote    '} openapi/${name}.json`)
+}
