@@ -17,6 +17,8 @@ const root = path.resolve(import.meta.dirname, '..')
 const DURATION = Number(process.env.BENCH_DURATION ?? 8)
 const CONNECTIONS = 50
 const CLI = path.join(root, 'dist', 'cli', 'main.js')
+// The server runs with the V8 flags its shebang and `npm start` give it (docs/decisions.md).
+const SERVER_NODE_FLAGS = ['--max-semi-space-size=8']
 
 interface HttpRow { service: string; name: string; rps: number; ratio: number; p50: number; p99: number; non2xx: number; errors: number; target?: HttpScenario['target']; met?: boolean }
 interface CustomRow { service: string; name: string; result: CustomResult }
@@ -103,7 +105,7 @@ async function benchService(bench: ServiceBench, baselineRps: number, http: Http
   }
   delete env.DATABASE_URL
   delete env.REDIS_URL
-  const child = spawn(process.execPath, [CLI, 'serve', bench.service], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, CLI, 'serve', bench.service], { env, stdio: ['ignore', 'pipe', 'pipe'] })
   const out = await waitForLine(child, /^ready$/m)
   const baseUrl = new RegExp(`^${bench.service}\\s+(http://\\S+)`, 'm').exec(out)?.[1]
   if (!baseUrl) throw new Error(`no URL for ${bench.service} in:\n${out}`)

@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=8
 import { Command } from 'commander'
 import { registerServe } from './commands/serve.js'
 import { registerToken } from './commands/token.js'

@@ -3,7 +3,7 @@ import { SERVICE_NAMES, type ServiceName } from '../../core/config/config.js'
 import { createLogger } from '../../core/logger.js'
 import { ServiceStartError } from '../../core/service.js'
 import type { App } from '../../core/http/server.js'
-import { serviceRegistry } from '../registry.js'
+import { loadService, serviceRegistry } from '../registry.js'
 import { loadConfigOrExit, openMigratedDatabase } from '../runtime.js'
 
 interface ServeOptions {
@@ -43,7 +43,7 @@ async function serve(names: string[], options: ServeOptions): Promise<void> {
 
   const missing = requested.filter((n) => serviceRegistry[n] === null)
   for (const name of missing) process.stdout.write(`${name.padEnd(12)} not available yet\n`)
-  const definitions = requested.map((n) => serviceRegistry[n]).filter((d) => d !== null)
+  const definitions = (await Promise.all(requested.map((n) => loadService(n)))).filter((d) => d !== null)
   if (definitions.length === 0) {
     process.stderr.write('None of the requested services is available yet.\n')
     process.exit(2)

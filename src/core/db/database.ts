@@ -1,7 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import pg from 'pg'
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely'
 
 export type Dialect = 'sqlite' | 'postgres'
@@ -23,11 +22,12 @@ export interface OpenDatabaseOptions {
   poolSize?: number
 }
 
-// PostgreSQL returns BIGINT (count(*), sums) as strings; our values stay far below 2^53.
-pg.types.setTypeParser(20, (value) => Number(value))
-
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (options.url) {
+    // Loaded only for PostgreSQL: the driver costs ~15 MB of memory that SQLite users never need.
+    const { default: pg } = await import('pg')
+    // PostgreSQL returns BIGINT (count(*), sums) as strings; our values stay far below 2^53.
+    pg.types.setTypeParser(20, (value) => Number(value))
     const pool = new pg.Pool({
       connectionString: options.url,
       max: options.poolSize ?? 10,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifySchema } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import cors from '@fastify/cors'
 import swagger from '@fastify/swagger'
@@ -31,6 +31,12 @@ export interface BuildServerOptions {
     securitySchemes?: Record<string, unknown>
     security?: Record<string, string[]>[]
     tags?: { name: string; description?: string }[]
+    /**
+     * Error responses to document on every route (status → body schema). They are added to the
+     * OpenAPI document only, not compiled into each route's serializers: errors are rare, and
+     * dozens of compiled error serializers per service cost memory for nothing.
+     */
+    errorResponses?: Record<number, unknown>
   }
 }
 
@@ -63,7 +69,9 @@ export async function buildServer(options: BuildServerOptions): Promise<App> {
   const app = Fastify({
     // Router-level failures (malformed URL encoding, over-long parameters) answer in the
     // service's error shape too, not Fastify's default one.
-    frameworkErrors: (error, request, reply) => handleError(error, request, reply),
+    frameworkErrors: (error, request, reply) => {
+      void handleError(error, request, reply)
+    },
     loggerInstance: options.logger,
     bodyLimit: options.bodyLimit ?? ONE_MIB,
     routerOptions: { maxParamLength: 512, ignoreTrailingSlash: true },
@@ -126,7 +134,16 @@ export async function buildServer(options: BuildServerOptions): Promise<App> {
     })
   }
 
+  const documentedErrors = options.openapi?.errorResponses
   await app.register(swagger, {
+    ...(documentedErrors ? {
+      transform: ({ schema, url }: { schema: FastifySchema; url: string }) => {
+        if (!schema || url === '/health') return { schema, url }
+        const response = { ...(schema.response as Record<string, unknown> | undefined) }
+        for (const [status, body] of Object.entries(documentedErrors)) response[status] ??= body
+        return { schema: { ...schema, response }, url }
+      }
+    } : {}),
     openapi: {
       openapi: '3.1.0',
       info: { title: `Quartet ${options.name}`, description: options.description, version: options.version ?? '1.0.0' },

@@ -9,6 +9,7 @@ import { createAccess } from './access.js'
 import type { TripsDb } from './db.js'
 import { tripsErrorFormatter } from './errors.js'
 import { createRenderer } from './render.js'
+import { JsonApiErrors, NotAuthenticated } from './schemas.js'
 import { tripsRoutes } from './routes.js'
 import { createUsersRepository } from './modules/users/users.repository.js'
 import { createToursRepository } from './modules/tours/tours.repository.js'
@@ -40,7 +41,8 @@ export async function buildTripsApp(deps: TripsAppDeps): Promise<App> {
     healthCheck: async () => { await sql`select 1`.execute(deps.db) },
     openapi: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token of the identity provider (authorization header; the "Bearer " prefix may be omitted)' } },
-      tags: [{ name: 'users' }, { name: 'tours' }, { name: 'plans' }, { name: 'tour_users' }, { name: 'health' }]
+      tags: [{ name: 'users' }, { name: 'tours' }, { name: 'plans' }, { name: 'tour_users' }, { name: 'health' }],
+      errorResponses: { 400: JsonApiErrors, 401: NotAuthenticated, 403: JsonApiErrors, 404: JsonApiErrors, 413: JsonApiErrors, 422: JsonApiErrors }
     }
   })
   allowEmptyJsonBodies(app)

@@ -1,11 +1,11 @@
 import type { FastifyRequest } from 'fastify'
-import { Type, type TSchema } from 'typebox'
+import { Type } from 'typebox'
 import type { App } from '../../core/http/server.js'
 import type { Caller } from './access.js'
 import type { Renderer } from './render.js'
 import {
   CreateTopLevelPlanBody, CreateTopLevelTourBody, CreateTourBody, CreateTourUserBody, CreateUserBody, IdParam,
-  JsonApiErrors, NotAuthenticated, PlanBody, ToursQuery, TourUserQuery, UpdateTourBody, UpdateUserBody, responseSchemas
+  PlanBody, ToursQuery, TourUserQuery, UpdateTourBody, UpdateUserBody, responseSchemas
 } from './schemas.js'
 import type { UsersService } from './modules/users/users.service.js'
 import type { ToursService } from './modules/tours/tours.service.js'
@@ -29,10 +29,6 @@ declare module 'fastify' {
 
 const PARAMS_NOTE = 'Parameters may be sent as query string, JSON body or form body.'
 const security = [{ bearer: [] }]
-
-function errorResponses(extra: Record<number, TSchema> = {}) {
-  return { 401: NotAuthenticated, 404: JsonApiErrors, 422: JsonApiErrors, ...extra }
-}
 
 function mergeQueryIntoBody(request: FastifyRequest, _reply: unknown, done: () => void): void {
   const query = request.query as Record<string, unknown>
@@ -71,14 +67,14 @@ export function tripsRoutes(deps: TripsRouteDeps) {
 
     // ---- users
     app.post('/user', {
-      schema: { tags: ['users'], summary: 'Create a user', description: PARAMS_NOTE, security, body: CreateUserBody, response: { 200: R.user, ...errorResponses() } }
+      schema: { tags: ['users'], summary: 'Create a user', description: PARAMS_NOTE, security, body: CreateUserBody, response: { 200: R.user } }
     }, async (request) => ({ data: render.user(await users.create(callerOf(request), request.body)) }))
 
     app.get('/user/:email_address', {
       schema: {
         tags: ['users'], summary: 'Find a user by e-mail address (case-insensitive; a numeric segment is taken as the id)', security,
         params: Type.Object({ email_address: Type.String({ minLength: 1, maxLength: 254 }) }),
-        response: { 200: R.userLookup, ...errorResponses() }
+        response: { 200: R.userLookup }
       }
     }, async (request) => {
       const user = render.user(await users.lookup(callerOf(request), request.params.email_address))
@@ -88,7 +84,7 @@ export function tripsRoutes(deps: TripsRouteDeps) {
     for (const method of ['PATCH', 'PUT'] as const) {
       app.route({
         method, url: '/user/:id',
-        schema: { tags: ['users'], summary: 'Update your user', description: PARAMS_NOTE, security, params: idParams, body: UpdateUserBody, response: { 202: R.user, ...errorResponses({ 403: JsonApiErrors }) } },
+        schema: { tags: ['users'], summary: 'Update your user', description: PARAMS_NOTE, security, params: idParams, body: UpdateUserBody, response: { 202: R.user } },
         handler: async (request, reply) => {
           const user = await users.update(callerOf(request), Number(request.params.id), request.body)
           return reply.code(202).send({ data: render.user(user) })
@@ -97,7 +93,7 @@ export function tripsRoutes(deps: TripsRouteDeps) {
     }
 
     app.delete('/user/:id', {
-      schema: { tags: ['users'], summary: 'Delete your user (and your tour memberships)', security, params: idParams, response: { 204: Type.Null(), ...errorResponses({ 403: JsonApiErrors }) } }
+      schema: { tags: ['users'], summary: 'Delete your user (and your tour memberships)', security, params: idParams, response: { 204: Type.Null() } }
     }, async (request, reply) => {
       await users.delete(callerOf(request), Number(request.params.id))
       return reply.code(204).send(null)
@@ -105,30 +101,30 @@ export function tripsRoutes(deps: TripsRouteDeps) {
 
     // ---- tours
     app.post('/user/:user_id/tour', {
-      schema: { tags: ['tours'], summary: 'Create a tour (creator_id defaults to user_id); links the creator', description: PARAMS_NOTE, security, params: userParams, body: CreateTourBody, response: { 200: R.tour, ...errorResponses({ 403: JsonApiErrors }) } }
+      schema: { tags: ['tours'], summary: 'Create a tour (creator_id defaults to user_id); links the creator', description: PARAMS_NOTE, security, params: userParams, body: CreateTourBody, response: { 200: R.tour } }
     }, async (request) => ({ data: render.tour(await tours.create(callerOf(request), request.body, Number(request.params.user_id))) }))
 
     app.post('/tour', {
-      schema: { tags: ['tours'], summary: 'Create a tour for creator_id; links the creator', description: PARAMS_NOTE, security, body: CreateTopLevelTourBody, response: { 200: R.tour, ...errorResponses({ 403: JsonApiErrors }) } }
+      schema: { tags: ['tours'], summary: 'Create a tour for creator_id; links the creator', description: PARAMS_NOTE, security, body: CreateTopLevelTourBody, response: { 200: R.tour } }
     }, async (request) => ({ data: render.tour(await tours.create(callerOf(request), request.body)) }))
 
     app.get('/tour', {
-      schema: { tags: ['tours'], summary: "A user's tours (created or joined)", security, querystring: ToursQuery, response: { 200: R.tours, ...errorResponses() } }
+      schema: { tags: ['tours'], summary: "A user's tours (created or joined)", security, querystring: ToursQuery, response: { 200: R.tours } }
     }, async (request) => ({ data: (await tours.listForUser(callerOf(request), request.query.user_id)).map(render.tour) }))
 
     app.get('/user/:user_id/tour', {
-      schema: { tags: ['tours'], summary: "A user's tours (created or joined)", security, params: userParams, response: { 200: R.tours, ...errorResponses() } }
+      schema: { tags: ['tours'], summary: "A user's tours (created or joined)", security, params: userParams, response: { 200: R.tours } }
     }, async (request) => ({ data: (await tours.listForUser(callerOf(request), Number(request.params.user_id))).map(render.tour) }))
 
     for (const [url, params] of [['/tour/:id', idParams], ['/user/:user_id/tour/:id', userTourIdParams]] as const) {
       app.get(url, {
-        schema: { tags: ['tours'], summary: 'One tour', security, params, response: { 200: R.tour, ...errorResponses() } }
+        schema: { tags: ['tours'], summary: 'One tour', security, params, response: { 200: R.tour } }
       }, async (request) => ({ data: render.tour(await tours.get(callerOf(request), Number(request.params.id))) }))
 
       for (const method of ['PATCH', 'PUT'] as const) {
         app.route({
           method, url,
-          schema: { tags: ['tours'], summary: 'Update a tour (members)', description: PARAMS_NOTE, security, params, body: UpdateTourBody, response: { 202: R.tour, ...errorResponses() } },
+          schema: { tags: ['tours'], summary: 'Update a tour (members)', description: PARAMS_NOTE, security, params, body: UpdateTourBody, response: { 202: R.tour } },
           handler: async (request, reply) => {
             const tour = await tours.update(callerOf(request), Number(request.params.id), request.body)
             return reply.code(202).send({ data: render.tour(tour) })
@@ -137,7 +133,7 @@ export function tripsRoutes(deps: TripsRouteDeps) {
       }
 
       app.delete(url, {
-        schema: { tags: ['tours'], summary: 'Delete a tour with its plans and members (creator only)', security, params, response: { 204: Type.Null(), ...errorResponses({ 403: JsonApiErrors }) } }
+        schema: { tags: ['tours'], summary: 'Delete a tour with its plans and members (creator only)', security, params, response: { 204: Type.Null() } }
       }, async (request, reply) => {
         await tours.delete(callerOf(request), Number(request.params.id))
         return reply.code(204).send(null)
@@ -146,26 +142,26 @@ export function tripsRoutes(deps: TripsRouteDeps) {
 
     // ---- plans
     app.post('/user/:user_id/tour/:tour_id/plan', {
-      schema: { tags: ['plans'], summary: 'Create a plan for a tour (members); absent fields are "nil"', description: PARAMS_NOTE, security, params: userTourParams, body: PlanBody, response: { 200: R.plan, ...errorResponses() } }
+      schema: { tags: ['plans'], summary: 'Create a plan for a tour (members); absent fields are "nil"', description: PARAMS_NOTE, security, params: userTourParams, body: PlanBody, response: { 200: R.plan } }
     }, async (request) => ({ data: render.plan(await plans.create(callerOf(request), Number(request.params.tour_id), request.body)) }))
 
     app.post('/plan', {
-      schema: { tags: ['plans'], summary: 'Create a plan for tour_id (members)', description: PARAMS_NOTE, security, body: CreateTopLevelPlanBody, response: { 200: R.plan, ...errorResponses() } }
+      schema: { tags: ['plans'], summary: 'Create a plan for tour_id (members)', description: PARAMS_NOTE, security, body: CreateTopLevelPlanBody, response: { 200: R.plan } }
     }, async (request) => ({ data: render.plan(await plans.create(callerOf(request), request.body.tour_id, request.body)) }))
 
     app.get('/user/:user_id/tour/:tour_id/plan', {
-      schema: { tags: ['plans'], summary: 'Plans of a tour', security, params: userTourParams, response: { 200: R.plans, ...errorResponses() } }
+      schema: { tags: ['plans'], summary: 'Plans of a tour', security, params: userTourParams, response: { 200: R.plans } }
     }, async (request) => ({ data: (await plans.listForTour(callerOf(request), Number(request.params.tour_id))).map(render.plan) }))
 
     for (const [url, params] of [['/plan/:id', idParams], ['/user/:user_id/tour/:tour_id/plan/:id', nestedPlanParams]] as const) {
       app.get(url, {
-        schema: { tags: ['plans'], summary: 'One plan', security, params, response: { 200: R.plan, ...errorResponses() } }
+        schema: { tags: ['plans'], summary: 'One plan', security, params, response: { 200: R.plan } }
       }, async (request) => ({ data: render.plan(await plans.get(callerOf(request), Number(request.params.id))) }))
 
       for (const method of ['PATCH', 'PUT'] as const) {
         app.route({
           method, url,
-          schema: { tags: ['plans'], summary: 'Update a plan (members)', description: PARAMS_NOTE, security, params, body: PlanBody, response: { 202: R.plan, ...errorResponses() } },
+          schema: { tags: ['plans'], summary: 'Update a plan (members)', description: PARAMS_NOTE, security, params, body: PlanBody, response: { 202: R.plan } },
           handler: async (request, reply) => {
             const plan = await plans.update(callerOf(request), Number(request.params.id), request.body)
             return reply.code(202).send({ data: render.plan(plan) })
@@ -174,7 +170,7 @@ export function tripsRoutes(deps: TripsRouteDeps) {
       }
 
       app.delete(url, {
-        schema: { tags: ['plans'], summary: "Delete a plan (the tour's creator)", security, params, response: { 204: Type.Null(), ...errorResponses({ 403: JsonApiErrors }) } }
+        schema: { tags: ['plans'], summary: "Delete a plan (the tour's creator)", security, params, response: { 204: Type.Null() } }
       }, async (request, reply) => {
         await plans.delete(callerOf(request), Number(request.params.id))
         return reply.code(204).send(null)
@@ -183,14 +179,14 @@ export function tripsRoutes(deps: TripsRouteDeps) {
 
     // ---- tour members
     app.post('/tour_user', {
-      schema: { tags: ['tour_users'], summary: 'Add the user with email_address to tour_id (members)', description: PARAMS_NOTE, security, body: CreateTourUserBody, response: { 200: R.tourUser, ...errorResponses() } }
+      schema: { tags: ['tour_users'], summary: 'Add the user with email_address to tour_id (members)', description: PARAMS_NOTE, security, body: CreateTourUserBody, response: { 200: R.tourUser } }
     }, async (request) => ({ data: render.tourUser(await members.add(callerOf(request), request.body)) }))
 
     app.get('/tour_user', {
       schema: {
         tags: ['tour_users'],
         summary: '?user_id= → that user\'s tour links (type tour_user); ?tour_id= → the tour\'s users, creator first (type user)',
-        security, querystring: TourUserQuery, response: { 200: R.tourUsersOrUsers, ...errorResponses() }
+        security, querystring: TourUserQuery, response: { 200: R.tourUsersOrUsers }
       }
     }, async (request) => {
       const listing = await members.list(callerOf(request), request.query)
