@@ -73,7 +73,8 @@ const resource = (type: string, attributes: TSchema) =>
   Type.Object({ id: Type.String(), type: Type.Literal(type), attributes })
 
 export function responseSchemas(compat: Compat) {
-  const flag = compat === 'original' ? Type.Boolean() : Type.Union([Type.Literal('true'), Type.Literal('false')])
+  // A string enum, not a union of literals: fast-json-stringify serialises it without trying branches.
+  const flag = compat === 'original' ? Type.Boolean() : Type.Unsafe<'true' | 'false'>({ type: 'string', enum: ['true', 'false'] })
   const user = resource('user', Type.Object({
     user_name: Type.String(), email_address: Type.String(), emergency_contact_name: Type.String(), emergency_number: Type.String()
   }))
