@@ -13,6 +13,7 @@ import { createFulfilmentsRepository } from './modules/fulfilments/fulfilments.r
 import { createFulfilmentsService } from './modules/fulfilments/fulfilments.service.js'
 import { createProductsRepository } from './modules/products/products.repository.js'
 import { createProductsService } from './modules/products/products.service.js'
+import { createReadCache, createVersionsRepository } from './read-cache.js'
 
 export const MARKETPLACE_PREFIX = '/v2'
 
@@ -24,6 +25,8 @@ export interface MarketplaceAppDeps {
   pageSize: number
   /** Resolves the caller from the API key; defaults to the key table of `db`. */
   authenticate?: (request: FastifyRequest) => Promise<Principal>
+  /** Bytes of rendered list responses kept in memory (default 64 MiB; 0 disables the cache). */
+  readCacheBytes?: number
 }
 
 /** The marketplace service as a Fastify app (not listening): the composition root of its modules. */
@@ -51,10 +54,12 @@ export async function buildMarketplaceApp(deps: MarketplaceAppDeps): Promise<App
   const now = () => deps.clock().toISOString()
   const ordersRepository = createOrdersRepository(deps.db)
   const productsRepository = createProductsRepository(deps.db)
+  const versions = createVersionsRepository(deps.db)
   const routes = marketplaceRoutes({
-    orders: createOrdersService({ orders: ordersRepository, products: productsRepository, now }),
+    orders: createOrdersService({ orders: ordersRepository, products: productsRepository, versions, now }),
     fulfilments: createFulfilmentsService({ fulfilments: createFulfilmentsRepository(deps.db), orders: ordersRepository, now }),
-    products: createProductsService({ products: productsRepository, now }),
+    products: createProductsService({ products: productsRepository, versions, now }),
+    cache: createReadCache(deps.readCacheBytes),
     authenticate: deps.authenticate ?? createAuthenticator(createKeysRepository(deps.db)),
     pageSize: deps.pageSize
   })

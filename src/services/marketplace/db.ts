@@ -6,6 +6,10 @@ export interface CustomersTable {
   name: string
   /** Bumped by every product write; stamps products so acknowledgements know what the channel saw. */
   change_seq: number
+  /** Bumped by every write that can change GET /v2/orders/new (keys its response cache). */
+  orders_version: Generated<number>
+  /** Bumped by every write that can change GET /v2/products/data (keys its response cache). */
+  products_version: Generated<number>
   created_at: string
 }
 

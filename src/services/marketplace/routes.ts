@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type TSchema } from 'typebox'
 import { AppError } from '../../core/errors/app-error.js'
 import type { App } from '../../core/http/server.js'
@@ -15,8 +15,10 @@ import {
   ProductDataAckBody, ProductResponseView, RefParams, ReturnBody, ReturnView, ShipmentBody, ShipmentView, Single, UpsertProductsBody
 } from './schemas.js'
 import { normaliseDateTime } from './values.js'
+import type { ReadCache } from './read-cache.js'
 
 const MARKETPLACE_PREFIX = '/v2'
+const JSON_TYPE = 'application/json; charset=utf-8'
 import type { ChannelProductRow } from './modules/products/products.repository.js'
 
 export interface MarketplaceRouteDeps {
@@ -25,6 +27,8 @@ export interface MarketplaceRouteDeps {
   products: ProductsService
   authenticate: (request: FastifyRequest) => Promise<Principal>
   pageSize: number
+  /** Rendered responses of the big list reads, keyed by the customer's version counters. */
+  cache: ReadCache
 }
 
 declare module 'fastify' {
@@ -69,8 +73,22 @@ function unstorable(value: unknown, path: string, depth = 0): { pointer: string;
 
 /** Every route of /v2: thin handlers that map the request, call a service and wrap the result in the envelope. */
 export function marketplaceRoutes(deps: MarketplaceRouteDeps) {
-  const { orders, fulfilments, products } = deps
+  const { orders, fulfilments, products, cache } = deps
   const names = collectPropertyNames(BODY_SCHEMAS)
+
+  /**
+   * Sends the rendering cached under (key, version), or renders the payload, serialises it with
+   * the route's own response serialiser (the same bytes Fastify would send) and caches it.
+   */
+  async function sendCached(reply: FastifyReply, key: string, version: number, render: () => Promise<unknown>): Promise<FastifyReply> {
+    let body = cache.get(key, version)
+    if (body === undefined) {
+      const serialised = reply.serialize(await render())
+      body = typeof serialised === 'string' ? Buffer.from(serialised) : Buffer.from(serialised as ArrayBuffer)
+      cache.set(key, version, body)
+    }
+    return reply.type(JSON_TYPE).send(body)
+  }
 
   return async function register(app: App) {
     app.addHook('onRequest', async (request) => {
@@ -112,9 +130,15 @@ export function marketplaceRoutes(deps: MarketplaceRouteDeps) {
 
     app.get('/orders/new', {
       schema: { tags: ['orders'], summary: 'Merchant: orders with status NEW (oldest first, paged)', security, querystring: PageQuery, response: { 200: Collection(OrderView), ...errors(403) } }
-    }, async (request) => {
-      const { orders: list, total } = await orders.listNew(principalOf(request), request.query.page ?? 1, deps.pageSize)
-      return page(list.map(renderOrder), total, deps.pageSize)
+    }, async (request, reply) => {
+      const principal = principalOf(request)
+      const pageNo = request.query.page ?? 1
+      // The version first: the list read after it is at least as new (see read-cache.ts).
+      const version = await orders.listNewVersion(principal)
+      return sendCached(reply, `orders/new|${principal.customerId}|${pageNo}|${deps.pageSize}`, version, async () => {
+        const { orders: list, total } = await orders.listNew(principal, pageNo, deps.pageSize)
+        return page(list.map(renderOrder), total, deps.pageSize)
+      })
     })
 
     app.get('/orders/:merchantReference', {
@@ -160,16 +184,22 @@ export function marketplaceRoutes(deps: MarketplaceRouteDeps) {
     // ---- product sync (channel)
     app.get('/products/data', {
       schema: { tags: ['product sync'], summary: 'Channel: products to create, update and remove since your last acknowledgement', security, querystring: ChangesQuery, response: { 200: ProductChangesEnvelope, ...errors(403) } }
-    }, async (request) => {
+    }, async (request, reply) => {
+      const principal = principalOf(request)
       const perPage = request.query.pageSize ?? deps.pageSize
-      const changes = await products.changes(principalOf(request), request.query.page ?? 1, perPage)
-      return {
-        ...ok({ ToBeCreated: changes.created.map(channelProduct), ToBeUpdated: changes.updated.map(channelProduct), ToBeRemoved: changes.removed.map(channelProduct) }),
-        ToBeCreatedTotalCount: changes.totals.created,
-        ToBeUpdatedTotalCount: changes.totals.updated,
-        ToBeRemovedTotalCount: changes.totals.removed,
-        ItemsPerPage: perPage
-      }
+      const pageNo = request.query.page ?? 1
+      // Records the channel's "seen up to" mark on every GET, cached or not, and reads the version first.
+      const { channelId, version } = await products.beginChanges(principal)
+      return sendCached(reply, `products/data|${principal.customerId}|${channelId}|${pageNo}|${perPage}`, version, async () => {
+        const changes = await products.listChanges(principal.customerId, channelId, pageNo, perPage)
+        return {
+          ...ok({ ToBeCreated: changes.created.map(channelProduct), ToBeUpdated: changes.updated.map(channelProduct), ToBeRemoved: changes.removed.map(channelProduct) }),
+          ToBeCreatedTotalCount: changes.totals.created,
+          ToBeUpdatedTotalCount: changes.totals.updated,
+          ToBeRemovedTotalCount: changes.totals.removed,
+          ItemsPerPage: perPage
+        }
+      })
     })
 
     app.post('/products/data', {

@@ -134,5 +134,15 @@ export const marketplaceMigrations: MigrationSet = {
         .addUniqueConstraint('mp_product_channel_state_reference', ['channel_id', 'channel_reference'])
         .execute()
     }
+  },
+
+  // Per-customer version counters of what the big list reads show: every write that can change
+  // GET /v2/orders/new (orders_version) or GET /v2/products/data (products_version) bumps one in
+  // its own transaction, so a cached rendering is served only while its version is current.
+  marketplace_0002_read_versions: {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('mp_customers').addColumn('orders_version', 'bigint', (c) => c.notNull().defaultTo(0)).execute()
+      await db.schema.alterTable('mp_customers').addColumn('products_version', 'bigint', (c) => c.notNull().defaultTo(0)).execute()
+    }
   }
 }

@@ -1,4 +1,5 @@
 import { sql, type SqlBool } from 'kysely'
+import { prepareQuery } from '../../../../core/db/prepared.js'
 import type { ApiKeyRow, MarketplaceDb, Role } from '../../db.js'
 
 export interface PrincipalRow {
@@ -17,15 +18,17 @@ export interface KeyListRow extends ApiKeyRow {
 }
 
 export function createKeysRepository(db: MarketplaceDb) {
+  // Runs on every request: built and compiled once.
+  const principalQuery = prepareQuery(db, 1, (keyHash: string) => db.selectFrom('mp_api_keys as k')
+    .innerJoin('mp_customers as c', 'c.id', 'k.customer_id')
+    .leftJoin('mp_channels as ch', 'ch.id', 'k.channel_id')
+    .select(['k.id as key_id', 'k.customer_id', 'c.name as customer_name', 'k.role', 'k.channel_id', 'ch.name as channel_name', 'k.revoked_at'])
+    .where('k.key_hash', '=', keyHash))
+
   return {
     /** The key with this hash, with its customer and channel (one indexed lookup). */
-    findPrincipal(keyHash: string): Promise<PrincipalRow | undefined> {
-      return db.selectFrom('mp_api_keys as k')
-        .innerJoin('mp_customers as c', 'c.id', 'k.customer_id')
-        .leftJoin('mp_channels as ch', 'ch.id', 'k.channel_id')
-        .select(['k.id as key_id', 'k.customer_id', 'c.name as customer_name', 'k.role', 'k.channel_id', 'ch.name as channel_name', 'k.revoked_at'])
-        .where('k.key_hash', '=', keyHash)
-        .executeTakeFirst()
+    async findPrincipal(keyHash: string): Promise<PrincipalRow | undefined> {
+      return (await principalQuery(keyHash))[0]
     },
 
     /** Stores a key (hash only), creating its customer and channel on first use; atomic. */

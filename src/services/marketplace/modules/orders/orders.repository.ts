@@ -1,6 +1,7 @@
 import type { Insertable, Transaction } from 'kysely'
 import { dialectOf } from '../../../../core/db/database.js'
 import type { MarketplaceDb, MarketplaceTables, OrderLineRow, OrderLinesTable, OrderRow, OrdersTable } from '../../db.js'
+import { bumpVersion } from '../../read-cache.js'
 import { chunks } from '../../values.js'
 
 export type OrderWithLines = OrderRow & { channel_name: string; lines: OrderLineRow[] }
@@ -45,6 +46,7 @@ export function createOrdersRepository(db: MarketplaceDb) {
       return db.transaction().execute(async (trx) => {
         const { id } = await trx.insertInto('mp_orders').values(order).returning('id').executeTakeFirstOrThrow()
         await trx.insertInto('mp_order_lines').values(lines.map((l) => ({ ...l, order_id: id }))).execute()
+        await bumpVersion(trx, order.customer_id, 'orders_version')
         return id
       })
     },
@@ -71,6 +73,8 @@ export function createOrdersRepository(db: MarketplaceDb) {
     /**
      * Runs `work` in a transaction holding the order row (SELECT … FOR UPDATE on PostgreSQL;
      * SQLite serialises transactions on its one connection), with the order re-read inside it.
+     * When `work` succeeds the customer's orders version is bumped in the same transaction (last,
+     * so the customer row is locked only until the commit), invalidating cached order lists.
      */
     withLockedOrder<T>(scope: OrderScope, find: { id?: number; merchantReference?: string; channelReference?: string }, work: (trx: Trx, order: OrderWithLines | undefined) => Promise<T>): Promise<T> {
       return db.transaction().execute(async (trx) => {
@@ -83,7 +87,9 @@ export function createOrdersRepository(db: MarketplaceDb) {
         // Two orders of different channels may share a channel reference: ambiguous → not found.
         const id = locked.length === 1 ? locked[0]?.id : undefined
         const order = id === undefined ? undefined : await repository.findById(scope, id, trx)
-        return work(trx, order)
+        const result = await work(trx, order)
+        await bumpVersion(trx, scope.customerId, 'orders_version')
+        return result
       })
     },
 

@@ -6,6 +6,7 @@ import type { Principal } from '../keys/keys.service.js'
 import { requireChannel, requireMerchant } from '../../auth.js'
 import type { AcknowledgeBody, CreateOrderBody } from '../../schemas.js'
 import { invalid, normaliseDateTime, rateText, toCents } from '../../values.js'
+import type { VersionsRepository } from '../../read-cache.js'
 import type { OrdersRepository, OrderWithLines } from './orders.repository.js'
 
 /** What order creation needs to know about products. */
@@ -18,13 +19,14 @@ export interface ProductLookup {
 export interface OrdersServiceDeps {
   orders: OrdersRepository
   products: ProductLookup
+  versions: Pick<VersionsRepository, 'orders'>
   now: () => string
 }
 
 /** VAT contained in a VAT-inclusive amount at `rate` percent, in cents. */
 const vatOf = (grossCents: number, rate: number) => Math.round((grossCents * rate) / (100 + rate))
 
-export function createOrdersService({ orders, products, now }: OrdersServiceDeps) {
+export function createOrdersService({ orders, products, versions, now }: OrdersServiceDeps) {
   async function resolveProducts(principal: Principal, channelId: number, lines: Static<typeof CreateOrderBody>['Lines']): Promise<ProductRow[]> {
     const byMerchant = [...new Set(lines.flatMap((l) => (l.MerchantProductReference ? [l.MerchantProductReference] : [])))]
     const byChannel = [...new Set(lines.flatMap((l) => (!l.MerchantProductReference && l.ChannelProductReference ? [l.ChannelProductReference] : [])))]
@@ -123,6 +125,15 @@ export function createOrdersService({ orders, products, now }: OrdersServiceDeps
         throw error
       }
       return (await orders.findById({ customerId: principal.customerId }, id)) as OrderWithLines
+    },
+
+    /**
+     * Merchant: the customer's orders version, read before the list: a rendering of the NEW
+     * orders read after it may be cached under it (every order write bumps it).
+     */
+    async listNewVersion(principal: Principal): Promise<number> {
+      requireMerchant(principal, 'Listing new orders')
+      return versions.orders(principal.customerId)
     },
 
     /** Merchant: NEW orders, oldest first, `pageSize` per page. */

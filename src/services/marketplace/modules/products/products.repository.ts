@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Transaction, type Updateable } from 'kysely'
 import type { MarketplaceDb, MarketplaceTables, ProductRow, ProductsTable } from '../../db.js'
+import { bumpVersion } from '../../read-cache.js'
 import { chunks } from '../../values.js'
 
 type Trx = Transaction<MarketplaceTables>
@@ -68,9 +69,12 @@ export function createProductsRepository(db: MarketplaceDb) {
       return db.transaction().execute(work)
     },
 
-    /** Next value of the customer's change sequence (locks the customer row until commit). */
+    /**
+     * Next value of the customer's change sequence (locks the customer row until commit); also
+     * bumps the products version, which invalidates cached GET /v2/products/data responses.
+     */
     async nextSeq(trx: Trx, customerId: number): Promise<number> {
-      const row = await trx.updateTable('mp_customers').set({ change_seq: sql`change_seq + 1` }).where('id', '=', customerId)
+      const row = await trx.updateTable('mp_customers').set({ change_seq: sql`change_seq + 1`, products_version: sql`products_version + 1` }).where('id', '=', customerId)
         .returning('change_seq').executeTakeFirstOrThrow()
       return Number(row.change_seq)
     },
@@ -83,6 +87,11 @@ export function createProductsRepository(db: MarketplaceDb) {
     /** Records that the channel has seen everything up to `seq` (monotonic; a no-op when unchanged). */
     async markSeen(channelId: number, column: 'data_seen_seq' | 'offer_seen_seq', seq: number): Promise<void> {
       await db.updateTable('mp_channels').set({ [column]: seq }).where('id', '=', channelId).where(column, '<', seq).execute()
+    },
+
+    /** Invalidates cached product-sync responses of the customer; call inside the write's transaction. */
+    touch(trx: Trx, customerId: number): Promise<void> {
+      return bumpVersion(trx, customerId, 'products_version')
     },
 
     async seenSeq(trx: Trx, channelId: number, column: 'data_seen_seq' | 'offer_seen_seq'): Promise<number> {
@@ -111,6 +120,7 @@ export function createProductsRepository(db: MarketplaceDb) {
         await trx.updateTable('mp_products').set({ is_active: 0, updated_at: now })
           .where('customer_id', '=', customerId).where('is_active', '=', 1)
           .where((eb) => eb.or([eb('id', '=', product.id), eb('parent_id', '=', product.id)])).execute()
+        await bumpVersion(trx, customerId, 'products_version')
         return true
       })
     },

@@ -8,9 +8,11 @@ import type { ChildProductRequest, OfferAckBody, ProductDataAckBody, ProductRequ
 import { invalid, optionalCents } from '../../values.js'
 import type { Principal } from '../keys/keys.service.js'
 import type { ChannelProductRow, ProductsRepository } from './products.repository.js'
+import type { VersionsRepository } from '../../read-cache.js'
 
 export interface ProductsServiceDeps {
   products: ProductsRepository
+  versions: Pick<VersionsRepository, 'products'>
   now: () => string
 }
 
@@ -42,7 +44,7 @@ export interface ProductChanges {
   totals: { created: number; updated: number; removed: number }
 }
 
-export function createProductsService({ products, now }: ProductsServiceDeps) {
+export function createProductsService({ products, versions, now }: ProductsServiceDeps) {
   /** Flattens parents with nested Children, and flat items linked by ParentMerchantReference. */
   function flatten(body: Static<typeof UpsertProductsBody>): Entry[] {
     const items = Array.isArray(body) ? body : [body]
@@ -69,7 +71,7 @@ export function createProductsService({ products, now }: ProductsServiceDeps) {
     return entries
   }
 
-  return {
+  const service = {
     /**
      * Merchant: creates or replaces products (parents with children, one level). All or nothing;
      * a deactivated reference is never reused (409). Returns every product written, parents first.
@@ -178,9 +180,25 @@ export function createProductsService({ products, now }: ProductsServiceDeps) {
      * state except the channel's "seen up to" mark, so a repeated GET returns the same lists.
      */
     async changes(principal: Principal, page: number, pageSize: number): Promise<ProductChanges> {
+      const { channelId } = await service.beginChanges(principal)
+      return service.listChanges(principal.customerId, channelId, page, pageSize)
+    },
+
+    /**
+     * The first step of GET /v2/products/data: records the channel's "seen up to" mark (the
+     * customer's current change sequence) and returns the products version that the lists read
+     * afterwards are at least as new as — the key under which their rendering may be cached.
+     */
+    async beginChanges(principal: Principal): Promise<{ channelId: number; version: number }> {
       const channelId = requireChannel(principal, 'Reading product changes')
-      const seq = await products.currentSeq(principal.customerId)
-      await products.markSeen(channelId, 'data_seen_seq', seq)
+      const state = await versions.products(principal.customerId, channelId)
+      if (state.seenSeq < state.changeSeq) await products.markSeen(channelId, 'data_seen_seq', state.changeSeq)
+      return { channelId, version: state.version }
+    },
+
+    /** The three change lists of one page (call after `beginChanges`). */
+    async listChanges(customerId: number, channelId: number, page: number, pageSize: number): Promise<ProductChanges> {
+      const principal = { customerId }
       const offset = (page - 1) * pageSize
       const [created, updated, removed] = await Promise.all([
         products.changes('created', principal.customerId, channelId, offset, pageSize),
@@ -254,6 +272,7 @@ export function createProductsService({ products, now }: ProductsServiceDeps) {
           }
           await products.acknowledgeStates(trx, channelId, updated, { data: true, offer: true, removed: false }, seen, at)
           await products.acknowledgeStates(trx, channelId, removed, { data: false, offer: false, removed: true }, seen, at)
+          await products.touch(trx, principal.customerId)
         })
       } catch (error) {
         if (isUniqueViolation(error)) throw new AppError('MARKETPLACE_DUPLICATE_CHANNEL_REFERENCE', 'A ChannelReference in this acknowledgement was taken concurrently by another request.')
@@ -282,9 +301,11 @@ export function createProductsService({ products, now }: ProductsServiceDeps) {
           })
         }
         await products.acknowledgeStates(trx, channelId, references, { data: false, offer: true, removed: false }, seen, now())
+        await products.touch(trx, principal.customerId)
       })
       return references.length
     }
   }
+  return service
 }
 export type ProductsService = ReturnType<typeof createProductsService>
