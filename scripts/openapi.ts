@@ -5,7 +5,7 @@ import { loadConfig } from '../src/core/config/config.js'
 import { openDatabase } from '../src/core/db/database.js'
 import { migrateToLatest } from '../src/core/db/migrations.js'
 import { silentLogger } from '../src/core/logger.js'
-import { availableServices, allMigrationSets } from '../src/cli/registry.js'
+import { availableServiceNames, allMigrationSets, loadService } from '../src/cli/registry.js'
 
 export const OPENAPI_DIR = path.resolve(import.meta.dirname, '..', 'openapi')
 
@@ -20,7 +20,9 @@ export async function generateOpenApiDocuments(): Promise<Map<string, string>> {
   const documents = new Map<string, string>()
   try {
     await migrateToLatest(database.db, allMigrationSets())
-    for (const definition of availableServices()) {
+    for (const name of availableServiceNames()) {
+      const definition = await loadService(name)
+      if (!definition) continue
       const { app } = await definition.create({ config, database, logger: silentLogger(), clock: () => new Date() })
       await app.ready()
       documents.set(definition.name, `${JSON.stringify(app.swagger(), null, 2)}\n`)
