@@ -114,7 +114,7 @@ export function renderFulfilment(kind: FulfilmentKind, f: FulfilmentWithLines): 
 }
 
 /** Stored product data (money in cents) → the ProductViewModel fields. */
-export function renderProductFields(product: ProductRow, parentReference: string | null) {
+export function renderProductFields(product: Pick<ProductRow, 'merchant_reference' | 'data' | 'stock' | 'price_cents'>, parentReference: string | null) {
   const d = parseJson<Json>(product.data)
   const s = (key: string) => nullableString(d[key])
   const n = (key: string) => nullableNumber(d[key])

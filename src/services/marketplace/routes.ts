@@ -55,7 +55,8 @@ const FULFILMENTS: { kind: FulfilmentKind; path: string; tag: string; body: TSch
 ]
 
 function channelProduct(row: ChannelProductRow) {
-  return { ...renderProductFields(row, row.parent_reference), ChannelProductReference: row.channel_reference, ParentChannelReference: row.parent_channel_reference }
+  // Extends the fresh object instead of copying it (1,000 per page); the serialiser orders the keys.
+  return Object.assign(renderProductFields(row, row.parent_reference), { ChannelProductReference: row.channel_reference, ParentChannelReference: row.parent_channel_reference })
 }
 
 /** The first value no dialect can store faithfully: a non-finite number or a string with NUL. */

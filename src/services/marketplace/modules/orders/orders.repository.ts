@@ -1,5 +1,6 @@
 import type { Insertable, Transaction } from 'kysely'
 import { dialectOf } from '../../../../core/db/database.js'
+import { prepareQuery } from '../../../../core/db/prepared.js'
 import type { MarketplaceDb, MarketplaceTables, OrderLineRow, OrderLinesTable, OrderRow, OrdersTable } from '../../db.js'
 import { bumpVersion } from '../../read-cache.js'
 import { chunks } from '../../values.js'
@@ -40,6 +41,12 @@ export function createOrdersRepository(db: MarketplaceDb) {
     return query
   }
 
+  // GET /v2/orders/new: the page and the total, built and compiled once.
+  const newOrdersPage = prepareQuery(db, 3, (customerId: number, limit: number, offset: number) =>
+    ordersQuery(db, { customerId }).where('o.status', '=', 'NEW').orderBy('o.id').limit(limit).offset(offset))
+  const newOrdersCount = prepareQuery(db, 1, (customerId: number) =>
+    db.selectFrom('mp_orders').select((eb) => eb.fn.countAll<number>().as('n')).where('customer_id', '=', customerId).where('status', '=', 'NEW'))
+
   const repository = {
     /** Inserts the order and its lines in one transaction; returns the new order's id. */
     insertOrder(order: Insertable<OrdersTable>, lines: Omit<Insertable<OrderLinesTable>, 'order_id'>[]): Promise<number> {
@@ -63,11 +70,8 @@ export function createOrdersRepository(db: MarketplaceDb) {
 
     /** NEW orders of the customer, oldest first, one page; with the total. */
     async listNew(customerId: number, offset: number, limit: number): Promise<{ orders: OrderWithLines[]; total: number }> {
-      const [orders, count] = await Promise.all([
-        ordersQuery(db, { customerId }).where('o.status', '=', 'NEW').orderBy('o.id').limit(limit).offset(offset).execute(),
-        db.selectFrom('mp_orders').select((eb) => eb.fn.countAll<number>().as('n')).where('customer_id', '=', customerId).where('status', '=', 'NEW').executeTakeFirstOrThrow()
-      ])
-      return { orders: await attachLines(db, orders), total: Number(count.n) }
+      const [orders, count] = await Promise.all([newOrdersPage(customerId, limit, offset), newOrdersCount(customerId)])
+      return { orders: await attachLines(db, orders), total: Number(count[0]?.n ?? 0) }
     },
 
     /**

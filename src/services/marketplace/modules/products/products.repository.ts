@@ -1,11 +1,14 @@
 import { sql, type Insertable, type Transaction, type Updateable } from 'kysely'
+import { prepareQuery } from '../../../../core/db/prepared.js'
 import type { MarketplaceDb, MarketplaceTables, ProductRow, ProductsTable } from '../../db.js'
 import { bumpVersion } from '../../read-cache.js'
 import { chunks } from '../../values.js'
 
 type Trx = Transaction<MarketplaceTables>
-export type ChannelProductRow = ProductRow & { parent_reference: string | null; channel_reference: string | null; parent_channel_reference: string | null }
+/** What a ProductViewModel of the sync lists needs (and nothing more: 1,000 rows per page). */
+export type ChannelProductRow = Pick<ProductRow, 'id' | 'merchant_reference' | 'data' | 'price_cents' | 'stock'> & { parent_reference: string | null; channel_reference: string | null; parent_channel_reference: string | null }
 export type ChangeList = 'created' | 'updated' | 'removed'
+const CHANGE_LISTS: ChangeList[] = ['created', 'updated', 'removed']
 
 export function createProductsRepository(db: MarketplaceDb) {
   /** Products of a customer as one channel sees them: its reference and its parent's. */
@@ -30,6 +33,14 @@ export function createProductsRepository(db: MarketplaceDb) {
         return base.where('p.is_active', '=', 0).where('s.id', 'is not', null).where('s.removed', '=', 0)
     }
   }
+
+  // The three change lists and their counts, built and compiled once (they run on every sync GET).
+  const changeQueries = new Map(CHANGE_LISTS.map((list) => [list, {
+    rows: prepareQuery(db, 4, (customerId: number, channelId: number, limit: number, offset: number) => changeQuery(list, customerId, channelId)
+      .select(['p.id', 'p.merchant_reference', 'p.data', 'p.price_cents', 'p.stock', 'pp.merchant_reference as parent_reference', 's.channel_reference', 'ps.channel_reference as parent_channel_reference'])
+      .orderBy('p.id').limit(limit).offset(offset)),
+    count: prepareQuery(db, 2, (customerId: number, channelId: number) => changeQuery(list, customerId, channelId).select((eb) => eb.fn.countAll<number>().as('n')))
+  }] as const))
 
   return {
     async byMerchantReferences(customerId: number, references: string[], executor: MarketplaceDb | Trx = db): Promise<ProductRow[]> {
@@ -126,14 +137,9 @@ export function createProductsRepository(db: MarketplaceDb) {
     },
 
     async changes(list: ChangeList, customerId: number, channelId: number, offset: number, limit: number): Promise<{ rows: ChannelProductRow[]; total: number }> {
-      const [rows, count] = await Promise.all([
-        changeQuery(list, customerId, channelId)
-          .selectAll('p')
-          .select(['pp.merchant_reference as parent_reference', 's.channel_reference', 'ps.channel_reference as parent_channel_reference'])
-          .orderBy('p.id').limit(limit).offset(offset).execute(),
-        changeQuery(list, customerId, channelId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
-      ])
-      return { rows: rows as ChannelProductRow[], total: Number(count.n) }
+      const queries = changeQueries.get(list) as { rows: (...args: number[]) => Promise<ChannelProductRow[]>; count: (...args: number[]) => Promise<{ n: number }[]> }
+      const [rows, count] = await Promise.all([queries.rows(customerId, channelId, limit, offset), queries.count(customerId, channelId)])
+      return { rows, total: Number(count[0]?.n ?? 0) }
     },
 
     /** Acknowledged, still listed products whose price or stock differs from what the channel acknowledged. */
