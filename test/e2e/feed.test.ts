@@ -4,11 +4,14 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { spawn } from 'node:child_process'
-import { runCli, startCli, CLI_ENTRY } from '../helpers/cli.js'
+import { runCli, startCli, CLI_ENTRY, isolatedDatabaseEnv } from '../helpers/cli.js'
 import { multipartBody, png } from '../helpers/feed.js'
 
 const dataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-feed-e2e-'))
-const env = (dir: string) => ({ FEED_PORT: '0', FEED_CLIENT_PORT: '0', QUARTET_DATA_DIR: dir, JWT_SECRET: undefined, MONGODB_URI: undefined, PORT: undefined })
+// On PostgreSQL each run gets a schema of its own, so rows of earlier runs never collide.
+const database = await isolatedDatabaseEnv('feed')
+after(() => database.cleanup())
+const env = (dir: string) => ({ FEED_PORT: '0', FEED_CLIENT_PORT: '0', QUARTET_DATA_DIR: dir, JWT_SECRET: undefined, MONGODB_URI: undefined, PORT: undefined, DATABASE_URL: database.DATABASE_URL })
 
 test('quartet serve feed: sign up, log in, post an image over HTTP, watch it live with `quartet feed watch`', async () => {
   const dir = dataDir()

@@ -3,12 +3,14 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { runCli, startCli } from '../helpers/cli.js'
+import { isolatedDatabaseEnv, runCli, startCli } from '../helpers/cli.js'
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-e2e-trips-'))
 after(() => fs.rmSync(dataDir, { recursive: true, force: true }))
-// The e2e runs on the embedded SQLite of its own data dir, whatever DATABASE_URL says.
-const env = { QUARTET_DATA_DIR: dataDir, TRIPS_PORT: '0', DATABASE_URL: '', REDIS_URL: '' }
+// SQLite in its own data dir, or (with DATABASE_URL) a PostgreSQL schema of its own.
+const database = await isolatedDatabaseEnv('trips')
+after(() => database.cleanup())
+const env = { QUARTET_DATA_DIR: dataDir, TRIPS_PORT: '0', DATABASE_URL: database.DATABASE_URL ?? '', REDIS_URL: '' }
 
 test('quartet serve trips + quartet token: the README walk-through works end to end', async () => {
   const server = await startCli(['serve', 'trips'], env)

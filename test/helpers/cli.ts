@@ -69,3 +69,29 @@ export function startCli(args: string[], env: Record<string, string | undefined>
     })
   })
 }
+
+/**
+ * Where a spawned CLI keeps its data: on PostgreSQL (DATABASE_URL set) a schema of its own, put
+ * on the search_path through the connection URL and dropped by `cleanup`, so e2e runs never see
+ * each other's rows; otherwise the data dir's SQLite (DATABASE_URL left unset).
+ */
+export async function isolatedDatabaseEnv(prefix: string): Promise<{ DATABASE_URL: string | undefined; cleanup(): Promise<void> }> {
+  const url = process.env.DATABASE_URL
+  if (!url) return { DATABASE_URL: undefined, cleanup: async () => undefined }
+  const { default: pg } = await import('pg')
+  const { randomBytes } = await import('node:crypto')
+  const schema = `e2e_${prefix}_${randomBytes(6).toString('hex')}`
+  const admin = new pg.Client({ connectionString: url })
+  await admin.connect()
+  await admin.query(`create schema ${schema}`)
+  await admin.end()
+  return {
+    DATABASE_URL: `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+    async cleanup() {
+      const client = new pg.Client({ connectionString: url })
+      await client.connect()
+      await client.query(`drop schema if exists ${schema} cascade`)
+      await client.end()
+    }
+  }
+}
