@@ -50,22 +50,13 @@ function postInput(request: FastifyRequest): PostInput {
 /** /feed: every route needs a token (as in the original). */
 export function postsRoutes({ posts, authenticate, imageMaxBytes }: PostRouteDeps) {
   return async function register(app: App) {
-    // Multipart is parsed only here, with the upload limits; the form is read whole before validation.
-    await app.register(multipart, {
-      limits: { fileSize: imageMaxBytes, files: 1, fields: 10, parts: 12, fieldSize: MULTIPART_FIELD_BYTES, fieldNameSize: 100, headerPairs: 50 },
-      throwFileSizeLimit: true
-    })
     app.decorateRequest('feedUpload', null)
     app.addHook('onRequest', async (request) => {
       request.feedCaller = await authenticate(request)
     })
-    app.addHook('preValidation', async (request) => {
-      if (!request.isMultipart()) return
-      const form = await readPostForm(request, imageMaxBytes)
-      request.body = form.fields
-      request.feedUpload = form.upload
-    })
 
+    // The reads take no body (Fastify does not parse one on GET), so they are registered outside
+    // the multipart scope below and skip its per-request hooks.
     app.get('/feed/posts', {
       schema: {
         tags: ['feed'], summary: 'A page of posts, newest first', security,
@@ -74,6 +65,26 @@ export function postsRoutes({ posts, authenticate, imageMaxBytes }: PostRouteDep
     }, async (request) => {
       const { page, perPage } = request.query
       return { message: 'Fetched posts successfully.', ...(await posts.list(page, perPage)) }
+    })
+
+    app.get('/feed/post/:postId', {
+      schema: { tags: ['feed'], summary: 'One post', security, params: PostIdParams, response: { 200: PostResponse, 401: ErrorBody, 404: ErrorBody } }
+    }, async (request) => ({ message: 'Post fetched.', post: await posts.get(postId(request.params.postId)) }))
+
+    await app.register(writeRoutes)
+  }
+
+  async function writeRoutes(app: App) {
+    // Multipart is parsed only here, with the upload limits; the form is read whole before validation.
+    await app.register(multipart, {
+      limits: { fileSize: imageMaxBytes, files: 1, fields: 10, parts: 12, fieldSize: MULTIPART_FIELD_BYTES, fieldNameSize: 100, headerPairs: 50 },
+      throwFileSizeLimit: true
+    })
+    app.addHook('preValidation', async (request) => {
+      if (!request.isMultipart()) return
+      const form = await readPostForm(request, imageMaxBytes)
+      request.body = form.fields
+      request.feedUpload = form.upload
     })
 
     app.post('/feed/post', {
@@ -87,10 +98,6 @@ export function postsRoutes({ posts, authenticate, imageMaxBytes }: PostRouteDep
       return reply.code(201).send({ message: 'Post created successfully!', post, creator: post.creator })
     })
 
-    app.get('/feed/post/:postId', {
-      schema: { tags: ['feed'], summary: 'One post', security, params: PostIdParams, response: { 200: PostResponse, 401: ErrorBody, 404: ErrorBody } }
-    }, async (request) => ({ message: 'Post fetched.', post: await posts.get(postId(request.params.postId)) }))
-
     app.put('/feed/post/:postId', {
       schema: {
         tags: ['feed'], summary: 'Update your post (a new image replaces and removes the old one)', description: UPLOAD_NOTE, security,
@@ -102,6 +109,7 @@ export function postsRoutes({ posts, authenticate, imageMaxBytes }: PostRouteDep
       return { message: 'Post updated!', post: await posts.update(callerOf(request).userId, id, postInput(request)) }
     })
 
+    // DELETE stays in this scope: a body sent with it (multipart included) is accepted as before.
     app.delete('/feed/post/:postId', {
       schema: {
         tags: ['feed'], summary: 'Delete your post (and its image unless another post shows it)', security,

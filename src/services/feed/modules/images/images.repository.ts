@@ -1,19 +1,22 @@
 import type { Insertable, Kysely } from 'kysely'
 import { isForeignKeyViolation } from '../../../../core/db/errors.js'
+import { compileOnce } from '../../compiled.js'
 import type { FeedDb, FeedImagesTable, FeedTables, ImageRow } from '../../db.js'
 
 export type ImageMeta = Omit<ImageRow, 'bytes'>
 
 export function createImagesRepository(db: FeedDb) {
+  // Run inside the post transactions: compiled once.
+  const metaById = compileOnce(db, 1, (id: number) => db.selectFrom('feed_images')
+    .select(['id', 'uploader_id', 'content_type', 'ext', 'size', 'sha256', 'created_at'])
+    .where('id', '=', id))
   return {
     async insert(trx: Kysely<FeedTables>, values: Insertable<FeedImagesTable>): Promise<number> {
       const row = await trx.insertInto('feed_images').values(values).returning('id').executeTakeFirstOrThrow()
       return row.id
     },
-    findMeta(trx: Kysely<FeedTables>, id: number): Promise<ImageMeta | undefined> {
-      return trx.selectFrom('feed_images')
-        .select(['id', 'uploader_id', 'content_type', 'ext', 'size', 'sha256', 'created_at'])
-        .where('id', '=', id).executeTakeFirst()
+    async findMeta(trx: Kysely<FeedTables>, id: number): Promise<ImageMeta | undefined> {
+      return (await metaById(trx, id)).rows[0]
     },
     findWithBytes(id: number): Promise<ImageRow | undefined> {
       return db.selectFrom('feed_images').selectAll().where('id', '=', id).executeTakeFirst()
