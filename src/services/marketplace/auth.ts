@@ -34,7 +34,13 @@ export function createAuthenticator(keys: Pick<KeysRepository, 'findPrincipal'>)
       customerName: row.customer_name,
       role: row.role,
       channelId: row.channel_id,
-      channelName: row.channel_name
+      channelName: row.channel_name,
+      counters: {
+        ordersVersion: Number(row.orders_version),
+        productsVersion: Number(row.products_version),
+        changeSeq: Number(row.change_seq),
+        dataSeenSeq: row.data_seen_seq === null ? null : Number(row.data_seen_seq)
+      }
     }
   }
 }

@@ -4,6 +4,8 @@ import { silentLogger } from '../../../src/core/logger.js'
 import type { App } from '../../../src/core/http/server.js'
 import { buildMarketplaceApp } from '../../../src/services/marketplace/app.js'
 import type { MarketplaceDb } from '../../../src/services/marketplace/db.js'
+import { createAuthenticator } from '../../../src/services/marketplace/auth.js'
+import { createKeysRepository } from '../../../src/services/marketplace/modules/keys/keys.repository.js'
 import { createReadCache } from '../../../src/services/marketplace/read-cache.js'
 import { orderBody, product, startMarketplace, type MarketplaceHarness } from '../../helpers/marketplace.js'
 
@@ -17,7 +19,11 @@ interface Setup {
   m: MarketplaceHarness
   mk: string
   ck: string
-  /** A second app instance on the same database, with its own cache (as another process would be). */
+  /**
+   * A second app instance on the same database, with its own cache (as another process would
+   * be), and an authenticator that does not supply the version counters: its list reads query
+   * them separately (the fallback path).
+   */
   other: App
   /** An app on the same database with the cache disabled: the reference rendering. */
   plain: App
@@ -25,11 +31,13 @@ interface Setup {
 
 async function setup(): Promise<Setup> {
   const m = await startMarketplace()
-  const build = (readCacheBytes?: number) => buildMarketplaceApp({
-    db: m.database.db as MarketplaceDb, logger: silentLogger(), clock: () => new Date(), pageSize: 100,
-    ...(readCacheBytes !== undefined ? { readCacheBytes } : {})
+  const db = m.database.db as MarketplaceDb
+  const build = (readCacheBytes?: number, withoutCounters = false) => buildMarketplaceApp({
+    db, logger: silentLogger(), clock: () => new Date(), pageSize: 100,
+    ...(readCacheBytes !== undefined ? { readCacheBytes } : {}),
+    ...(withoutCounters ? { authenticate: withoutCountersAuthenticator(db) } : {})
   })
-  const other = await build()
+  const other = await build(undefined, true)
   const plain = await build(0)
   await other.ready()
   await plain.ready()
@@ -37,6 +45,16 @@ async function setup(): Promise<Setup> {
   const mk = await m.key('ACME', 'merchant')
   const ck = await m.key('ACME', 'channel', 'bol')
   return { m, mk, ck, other, plain }
+}
+
+function withoutCountersAuthenticator(db: MarketplaceDb) {
+  const authenticate = createAuthenticator(createKeysRepository(db))
+  return async (request: Parameters<typeof authenticate>[0]) => {
+    const principal = await authenticate(request)
+    assert.ok(principal.counters, 'the default authenticator reads the counters with the key')
+    delete principal.counters
+    return principal
+  }
 }
 
 async function get(app: App, key: string, path: string) {

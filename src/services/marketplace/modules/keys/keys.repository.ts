@@ -10,6 +10,10 @@ export interface PrincipalRow {
   channel_id: number | null
   channel_name: string | null
   revoked_at: string | null
+  orders_version: number
+  products_version: number
+  change_seq: number
+  data_seen_seq: number | null
 }
 
 export interface KeyListRow extends ApiKeyRow {
@@ -18,11 +22,13 @@ export interface KeyListRow extends ApiKeyRow {
 }
 
 export function createKeysRepository(db: MarketplaceDb) {
-  // Runs on every request: built and compiled once.
+  // Runs on every request: built and compiled once. It also reads the customer's version
+  // counters (same row, no extra cost), so a cached list read needs no query of its own.
   const principalQuery = prepareQuery(db, 1, (keyHash: string) => db.selectFrom('mp_api_keys as k')
     .innerJoin('mp_customers as c', 'c.id', 'k.customer_id')
     .leftJoin('mp_channels as ch', 'ch.id', 'k.channel_id')
-    .select(['k.id as key_id', 'k.customer_id', 'c.name as customer_name', 'k.role', 'k.channel_id', 'ch.name as channel_name', 'k.revoked_at'])
+    .select(['k.id as key_id', 'k.customer_id', 'c.name as customer_name', 'k.role', 'k.channel_id', 'ch.name as channel_name', 'k.revoked_at',
+      'c.orders_version', 'c.products_version', 'c.change_seq', 'ch.data_seen_seq'])
     .where('k.key_hash', '=', keyHash))
 
   return {

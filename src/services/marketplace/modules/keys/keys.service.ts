@@ -12,6 +12,20 @@ export interface Principal {
   /** Set for channel keys. */
   channelId: number | null
   channelName: string | null
+  /**
+   * The customer's version counters (and, for channel keys, the channel's seen mark) as read with
+   * the key, at the start of the request: the cached list reads use them instead of reading them
+   * again (see read-cache.ts). Absent when a custom authenticator built the principal.
+   */
+  counters?: PrincipalCounters
+}
+
+export interface PrincipalCounters {
+  ordersVersion: number
+  productsVersion: number
+  changeSeq: number
+  /** The channel's data_seen_seq; null for merchant keys. */
+  dataSeenSeq: number | null
 }
 
 export class KeyInputError extends Error {

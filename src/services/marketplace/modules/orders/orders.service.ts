@@ -133,7 +133,7 @@ export function createOrdersService({ orders, products, versions, now }: OrdersS
      */
     async listNewVersion(principal: Principal): Promise<number> {
       requireMerchant(principal, 'Listing new orders')
-      return versions.orders(principal.customerId)
+      return principal.counters?.ordersVersion ?? versions.orders(principal.customerId)
     },
 
     /** Merchant: NEW orders, oldest first, `pageSize` per page. */

@@ -191,7 +191,11 @@ export function createProductsService({ products, versions, now }: ProductsServi
      */
     async beginChanges(principal: Principal): Promise<{ channelId: number; version: number }> {
       const channelId = requireChannel(principal, 'Reading product changes')
-      const state = await versions.products(principal.customerId, channelId)
+      // Read with the key at the start of this request when available (one query fewer).
+      const counters = principal.counters
+      const state = counters && counters.dataSeenSeq !== null
+        ? { version: counters.productsVersion, changeSeq: counters.changeSeq, seenSeq: counters.dataSeenSeq }
+        : await versions.products(principal.customerId, channelId)
       if (state.seenSeq < state.changeSeq) await products.markSeen(channelId, 'data_seen_seq', state.changeSeq)
       return { channelId, version: state.version }
     },
