@@ -42,6 +42,8 @@ export interface BuildServerOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 const NUL_IN_URL = /%00/i
+const COMMON_HEADERS = Object.freeze({ 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' })
+const JSON_HEADERS = Object.freeze({ 'x-frame-options': 'DENY', 'content-security-policy': "default-src 'none'; frame-ancestors 'none'" })
 
 function nulError(where: string): AppError {
   return new AppError('VALIDATION_FAILED', `NUL characters are not allowed in ${where}.`, { details: [{ pointer: '/', message: `${where} contains a NUL character` }] })
@@ -103,14 +105,12 @@ export async function buildServer(options: BuildServerOptions): Promise<App> {
   })
 
   app.addHook('onSend', (request, reply, payload, done) => {
+    void reply.headers(COMMON_HEADERS)
     reply.header('x-request-id', request.id)
-    reply.header('x-content-type-options', 'nosniff')
-    reply.header('referrer-policy', 'no-referrer')
     const type = reply.getHeader('content-type')
     if (typeof type === 'string' && type.startsWith('application/json')) {
-      reply.header('x-frame-options', 'DENY')
-      reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'")
-      reply.header('cache-control', reply.getHeader('cache-control') ?? 'no-store')
+      void reply.headers(JSON_HEADERS)
+      if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store')
     }
     done(null, payload)
   })
@@ -127,7 +127,9 @@ export async function buildServer(options: BuildServerOptions): Promise<App> {
 
   if (options.corsOrigins !== undefined) {
     await app.register(cors, {
-      origin: options.corsOrigins === '*' ? true : options.corsOrigins,
+      // A literal "*" for open APIs: no per-request origin reflection and no Vary header needed
+      // (these APIs take bearer tokens, never cookies, so credentials mode is not used).
+      origin: options.corsOrigins === '*' ? '*' : options.corsOrigins,
       methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
       allowedHeaders: ['Content-Type', 'Authorization', 'X-Request-Id', ...(options.corsAllowedHeaders ?? [])],
       exposedHeaders: ['X-Request-Id']
