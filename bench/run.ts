@@ -20,7 +20,7 @@ const CLI = path.join(root, 'dist', 'cli', 'main.js')
 // The server runs with the V8 flags its shebang and `npm start` give it (docs/decisions.md).
 const SERVER_NODE_FLAGS = ['--max-semi-space-size=8']
 
-interface HttpRow { service: string; name: string; rps: number; ratio: number; p50: number; p99: number; non2xx: number; errors: number; target?: HttpScenario['target']; met?: boolean }
+interface HttpRow { service: string; name: string; rps: number; baselineRps: number; ratio: number; p50: number; p99: number; non2xx: number; errors: number; target?: HttpScenario['target']; met?: boolean }
 interface CustomRow { service: string; name: string; result: CustomResult }
 interface MemoryRow { service: string; idleMb: number; peakMb: number }
 
@@ -75,7 +75,15 @@ async function stop(child: ChildProcess): Promise<void> {
   clearTimeout(timer)
 }
 
-async function baseline(): Promise<{ rps: number; p50: number; p99: number; idleMb: number; peakMb: number }> {
+interface Baseline {
+  url: string
+  pid: number
+  child: ChildProcess
+  idleMb: number
+}
+
+/** Starts the raw node:http JSON hello-world the service rows are compared with. */
+async function startBaseline(): Promise<Baseline> {
   const code = `
     const http = require('node:http')
     const body = JSON.stringify({ hello: 'world' })
@@ -84,15 +92,18 @@ async function baseline(): Promise<{ rps: number; p50: number; p99: number; idle
   const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'pipe'] })
   const out = await waitForLine(child, /listening \d+/)
   const port = /listening (\d+)/.exec(out)?.[1]
+  const url = `http://127.0.0.1:${port}/`
   const idleMb = rssMb(child.pid as number)
-  await load(`http://127.0.0.1:${port}/`, { method: 'GET' }, 2) // warm-up
-  const measured = await load(`http://127.0.0.1:${port}/`, { method: 'GET' })
-  const peakMb = rssMb(child.pid as number, 'VmHWM')
-  await stop(child)
-  return { ...measured, idleMb, peakMb }
+  await load(url, { method: 'GET' }, 2) // warm-up
+  return { url, pid: child.pid as number, child, idleMb }
 }
 
-async function benchService(bench: ServiceBench, baselineRps: number, http: HttpRow[], custom: CustomRow[], memory: MemoryRow[]) {
+/** One baseline measurement, taken right before the row it is compared with. */
+async function measureBaseline(base: Baseline) {
+  return load(base.url, { method: 'GET' })
+}
+
+async function benchService(bench: ServiceBench, base: Baseline, baselines: number[], http: HttpRow[], custom: CustomRow[], memory: MemoryRow[]) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `quartet-bench-${bench.service}-`))
   const portVar = `${bench.service.toUpperCase()}_PORT`
   const env: Record<string, string> = {
@@ -129,12 +140,16 @@ async function benchService(bench: ServiceBench, baselineRps: number, http: Http
       if (scenario.kind === 'http') {
         const url = `${baseUrl}${scenario.path}`
         await load(url, scenario, 2) // warm-up: JIT, caches, connections
+        // This shared 2-core VM drifts by tens of percent over minutes: compare each row with a
+        // baseline measured immediately before it rather than once at the start.
+        const baselineRps = (await measureBaseline(base)).rps
+        baselines.push(baselineRps)
         const m = await load(url, scenario)
         const ratio = m.rps / baselineRps
         const target = scenario.target
         const met = target ? (target.minRatio === undefined || ratio >= target.minRatio) && (target.maxP99Ms === undefined || m.p99 < target.maxP99Ms) && m.non2xx === 0 : undefined
-        http.push({ service: bench.service, name: scenario.name, ...m, ratio, ...(target ? { target } : {}), ...(met !== undefined ? { met } : {}) })
-        process.stdout.write(`${Math.round(m.rps)} req/s (${(ratio * 100).toFixed(1)} %), p99 ${m.p99} ms${m.non2xx ? `, ${m.non2xx} non-2xx!` : ''}\n`)
+        http.push({ service: bench.service, name: scenario.name, ...m, baselineRps, ratio, ...(target ? { target } : {}), ...(met !== undefined ? { met } : {}) })
+        process.stdout.write(`${Math.round(m.rps)} req/s (${(ratio * 100).toFixed(1)} % of ${Math.round(baselineRps)}), p99 ${m.p99} ms${m.non2xx ? `, ${m.non2xx} non-2xx!` : ''}\n`)
       } else {
         const result = await scenario.run(context)
         custom.push({ service: bench.service, name: scenario.name, result })
@@ -177,12 +192,23 @@ async function main() {
   }
 
   console.log(`baseline (raw node:http, ${CONNECTIONS} connections, ${DURATION} s) …`)
-  const base = await baseline()
-  console.log(`  ${Math.round(base.rps)} req/s, p99 ${base.p99} ms`)
+  const baseServer = await startBaseline()
+  const first = await measureBaseline(baseServer)
+  console.log(`  ${Math.round(first.rps)} req/s, p99 ${first.p99} ms`)
+  const baselines: number[] = [first.rps]
   const http: HttpRow[] = []
   const custom: CustomRow[] = []
   const memory: MemoryRow[] = []
-  for (const bench of benches) await benchService(bench, base.rps, http, custom, memory)
+  const baselinePeak = { mb: NaN }
+  try {
+    for (const bench of benches) await benchService(bench, baseServer, baselines, http, custom, memory)
+  } finally {
+    baselinePeak.mb = rssMb(baseServer.pid, 'VmHWM')
+    await stop(baseServer.child)
+  }
+  const base = { ...first, idleMb: baseServer.idleMb, peakMb: baselinePeak.mb }
+  const sorted = [...baselines].sort((a, b) => a - b)
+  const spread = `${fmt(sorted[0] ?? NaN)}–${fmt(sorted[sorted.length - 1] ?? NaN)}`
 
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU'
   const lines = [
@@ -191,14 +217,16 @@ async function main() {
     `Produced by \`npm run bench${wanted.length ? ` -- ${wanted.join(' ')}` : ''}\` on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}.`,
     `Each row is autocannon against the built CLI (\`quartet serve <service>\`, embedded SQLite), ${CONNECTIONS} connections`,
     `unless noted, ${DURATION} s after a 2 s warm-up; the load generator runs on the same 2-core machine, as it does for the`,
-    'baseline. **Ratio** is req/s divided by the raw `node:http` JSON hello-world baseline measured in the same run.',
+    'baseline. **Ratio** is req/s divided by the raw `node:http` JSON hello-world baseline measured in the same run,',
+    `immediately before that row (the VM drifts: baseline runs in this table ranged ${spread} req/s); the`,
+    '**Baseline req/s** column shows that adjacent measurement.',
     '',
     '## HTTP',
     '',
-    '| Service | Scenario | req/s | Ratio | p50 ms | p99 ms | non-2xx | Target | Met |',
-    '|---|---|---:|---:|---:|---:|---:|---|---|',
-    `| baseline | raw node:http JSON hello-world | ${fmt(base.rps)} | 100 % | ${base.p50} | ${base.p99} | 0 | — | — |`,
-    ...http.map((r) => `| ${r.service} | ${r.name} | ${fmt(r.rps)} | ${fmt(r.ratio * 100, 1)} % | ${r.p50} | ${r.p99} | ${r.non2xx + r.errors} | ${targetText(r.target)} | ${r.met === undefined ? '—' : r.met ? 'yes' : '**no**'} |`),
+    '| Service | Scenario | req/s | Baseline req/s | Ratio | p50 ms | p99 ms | non-2xx | Target | Met |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---|---|',
+    `| baseline | raw node:http JSON hello-world (first run) | ${fmt(base.rps)} | ${fmt(base.rps)} | 100 % | ${base.p50} | ${base.p99} | 0 | — | — |`,
+    ...http.map((r) => `| ${r.service} | ${r.name} | ${fmt(r.rps)} | ${fmt(r.baselineRps)} | ${fmt(r.ratio * 100, 1)} % | ${r.p50} | ${r.p99} | ${r.non2xx + r.errors} | ${targetText(r.target)} | ${r.met === undefined ? '—' : r.met ? 'yes' : '**no**'} |`),
     '',
     '## Memory (server process RSS)',
     '',

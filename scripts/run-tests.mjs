@@ -33,10 +33,29 @@ if (fs.existsSync(path.join(root, 'scripts', 'build-web.mjs')) && files.some((f)
 }
 
 const concurrency = process.env.TEST_CONCURRENCY ?? '2'
+// Every PostgreSQL schema this run creates carries the run id; they are dropped at the end.
+const run = `r${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`
 const result = spawnSync(
   process.execPath,
   // A per-test timeout turns a hang into a failure with a name instead of a stalled CI run.
   ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, `--test-timeout=${process.env.TEST_TIMEOUT_MS ?? 180000}`, '--test-reporter=spec', ...flags, ...files],
-  { stdio: 'inherit', cwd: root, env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' } }
+  { stdio: 'inherit', cwd: root, env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', QUARTET_TEST_RUN: run } }
 )
+
+if (process.env.DATABASE_URL) {
+  const { default: pg } = await import('pg')
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL })
+  try {
+    await client.connect()
+    const { rows } = await client.query(
+      "select nspname from pg_namespace where nspname like 'test\\_' || $1 || '\\_%' or nspname like 'e2e\\_' || $1 || '\\_%'",
+      [run]
+    )
+    for (const { nspname } of rows) await client.query(`drop schema if exists "${nspname}" cascade`)
+  } catch (error) {
+    console.error(`could not drop this run's test schemas: ${error.message}`)
+  } finally {
+    await client.end().catch(() => {})
+  }
+}
 process.exit(result.status ?? 1)

@@ -3,22 +3,13 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { randomBytes } from 'node:crypto'
-import pg from 'pg'
-import { runCli, startCli } from '../helpers/cli.js'
+import { isolatedDatabaseEnv, runCli, startCli } from '../helpers/cli.js'
 
 test('quartet keys + quartet serve marketplace: an order walks through HTTP', { timeout: 60_000 }, async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-mp-e2e-'))
-  // On PostgreSQL the CLI gets a schema of its own (search_path in the URL), dropped afterwards.
-  const url = process.env.DATABASE_URL
-  const schema = url ? `e2e_mp_${randomBytes(6).toString('hex')}` : undefined
-  if (url && schema) {
-    const admin = new pg.Client({ connectionString: url })
-    await admin.connect()
-    await admin.query(`create schema ${schema}`)
-    await admin.end()
-  }
-  const databaseUrl = url && schema ? `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}` : undefined
+  // On PostgreSQL the CLI gets a schema of its own (search_path in the URL).
+  const database = await isolatedDatabaseEnv('mp')
+  const databaseUrl = database.DATABASE_URL
   const env = { QUARTET_DATA_DIR: dataDir, MARKETPLACE_PORT: '0', DATABASE_URL: databaseUrl }
   const merchantRun = await runCli(['keys', 'create', '--customer', 'ACME', '--role', 'merchant'], env)
   assert.equal(merchantRun.code, 0, merchantRun.stderr)
@@ -65,11 +56,6 @@ test('quartet keys + quartet serve marketplace: an order walks through HTTP', { 
     assert.equal((await call(merchant, 'GET', '/orders/SO-1')).status, 401)
   } finally {
     assert.equal(await server.stop(), 0)
-    if (url && schema) {
-      const admin = new pg.Client({ connectionString: url })
-      await admin.connect()
-      await admin.query(`drop schema if exists ${schema} cascade`)
-      await admin.end()
-    }
+    await database.cleanup()
   }
 })

@@ -80,7 +80,8 @@ export async function isolatedDatabaseEnv(prefix: string): Promise<{ DATABASE_UR
   if (!url) return { DATABASE_URL: undefined, cleanup: async () => undefined }
   const { default: pg } = await import('pg')
   const { randomBytes } = await import('node:crypto')
-  const schema = `e2e_${prefix}_${randomBytes(6).toString('hex')}`
+  const { testSchemaPrefix } = await import('./db.js')
+  const schema = `${testSchemaPrefix('e2e')}${prefix}_${randomBytes(5).toString('hex')}`
   const admin = new pg.Client({ connectionString: url })
   await admin.connect()
   await admin.query(`create schema ${schema}`)
@@ -88,6 +89,7 @@ export async function isolatedDatabaseEnv(prefix: string): Promise<{ DATABASE_UR
   return {
     DATABASE_URL: `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
     async cleanup() {
+      if (process.env.QUARTET_TEST_RUN) return // dropped by the runner after the whole run
       const client = new pg.Client({ connectionString: url })
       await client.connect()
       await client.query(`drop schema if exists ${schema} cascade`)

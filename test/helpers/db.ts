@@ -21,7 +21,7 @@ export async function createTestDatabase(migrationSets: MigrationSet[]): Promise
     await migrateToLatest(database.db, migrationSets)
     return { ...database, schema: undefined }
   }
-  const schema = `test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`
+  const schema = `${testSchemaPrefix('test')}${randomBytes(5).toString('hex')}`
   const admin = new pg.Client({ connectionString: url })
   await admin.connect()
   await admin.query(`create schema ${schema}`)
@@ -33,12 +33,21 @@ export async function createTestDatabase(migrationSets: MigrationSet[]): Promise
     schema,
     async close() {
       await database.close()
+      // Under scripts/run-tests.mjs the run's schemas are dropped when every file has finished:
+      // dropping one while another file's migrator introspects all schemas makes that file fail.
+      if (process.env.QUARTET_TEST_RUN) return
       const cleanup = new pg.Client({ connectionString: url })
       await cleanup.connect()
       await cleanup.query(`drop schema if exists ${schema} cascade`)
       await cleanup.end()
     }
   }
+}
+
+/** Schema names of one test run share a prefix, so the runner can drop exactly its own. */
+export function testSchemaPrefix(kind: string): string {
+  const run = process.env.QUARTET_TEST_RUN
+  return run ? `${kind}_${run}_` : `${kind}_${Date.now().toString(36)}_`
 }
 
 /** Every row of every table (except migration bookkeeping), to prove a rejected request wrote nothing. */

@@ -1,28 +1,28 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { compileOnce } from '../../../src/services/feed/compiled.js'
+import { compileQuery } from '../../../src/core/db/prepared.js'
 import { png, startFeed } from '../../helpers/feed.js'
 
-test('compileOnce: runs on the database and inside a transaction, a repeated argument fills every place, a swallowed argument is refused', async () => {
+test('compileQuery: runs on the database and inside a transaction, a repeated argument fills every place, a swallowed argument is refused', async () => {
   const f = await startFeed()
   const db = f.database.db
   await f.user('ann@example.com', 'Ann')
-  const nameOf = compileOnce(db, 1, (id: number) => db.selectFrom('feed_users').select('name').where('id', '=', id))
+  const nameOf = compileQuery(db, 1, (id: number) => db.selectFrom('feed_users').select('name').where('id', '=', id))
   assert.deepEqual((await nameOf(db, 1)).rows, [{ name: 'Ann' }])
   assert.deepEqual((await nameOf(db, 99)).rows, [])
   // Inside a transaction (on SQLite the transaction holds the one connection: the handle passed is used).
   const inTrx = await db.transaction().execute(async (trx) => (await nameOf(trx, 1)).rows)
   assert.deepEqual(inTrx, [{ name: 'Ann' }])
 
-  const twice = compileOnce(db, 1, (id: number) => db.selectFrom('feed_users').select('id').where('id', '=', id).where('id', '>=', id))
+  const twice = compileQuery(db, 1, (id: number) => db.selectFrom('feed_users').select('id').where('id', '=', id).where('id', '>=', id))
   assert.deepEqual((await twice(db, 1)).rows.map((r) => Number(r.id)), [1])
 
-  const setName = compileOnce(db, 2, (id: number, name: string) => db.updateTable('feed_users').set({ name }).where('id', '=', id))
+  const setName = compileQuery(db, 2, (id: number, name: string) => db.updateTable('feed_users').set({ name }).where('id', '=', id))
   assert.equal((await setName(db, 1, 'Anna')).numAffectedRows, 1n)
   assert.equal((await setName(db, 42, 'Nobody')).numAffectedRows, 0n)
   assert.deepEqual((await nameOf(db, 1)).rows, [{ name: 'Anna' }])
 
-  assert.throws(() => compileOnce(db, 1, (email: string) => db.selectFrom('feed_users').select('id').where('email_key', '=', String(email).toLowerCase())),
+  assert.throws(() => compileQuery(db, 1, (email: string) => db.selectFrom('feed_users').select('id').where('email_key', '=', String(email).toLowerCase())),
     /argument 0 did not reach the compiled query/)
 })
 

@@ -1,13 +1,13 @@
 import type { Insertable, Kysely } from 'kysely'
 import { isForeignKeyViolation } from '../../../../core/db/errors.js'
-import { compileOnce } from '../../compiled.js'
+import { compileQuery } from '../../../../core/db/prepared.js'
 import type { FeedDb, FeedImagesTable, FeedTables, ImageRow } from '../../db.js'
 
 export type ImageMeta = Omit<ImageRow, 'bytes'>
 
 export function createImagesRepository(db: FeedDb) {
   // Run inside the post transactions: compiled once.
-  const metaById = compileOnce(db, 1, (id: number) => db.selectFrom('feed_images')
+  const metaById = compileQuery(db, 1, (id: number) => db.selectFrom('feed_images')
     .select(['id', 'uploader_id', 'content_type', 'ext', 'size', 'sha256', 'created_at'])
     .where('id', '=', id))
   return {

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 import type { Dialect } from '../../../../core/db/database.js'
 import { prepareQuery } from '../../../../core/db/prepared.js'
-import { compileOnce } from '../../compiled.js'
+import { compileQuery } from '../../../../core/db/prepared.js'
 import type { FeedDb, FeedTables, PostRow } from '../../db.js'
 
 /** A new post's columns. */
@@ -63,20 +63,20 @@ export function createPostsRepository(db: FeedDb, dialect: Dialect) {
   const viewById = prepareQuery(db, 1, (id: number) => viewQuery(db).where('p.id', '=', id))
 
   // The write path's queries, compiled once and run inside the caller's transaction.
-  const viewInTrx = compileOnce(db, 1, (id: number) => viewQuery(db).where('p.id', '=', id))
+  const viewInTrx = compileQuery(db, 1, (id: number) => viewQuery(db).where('p.id', '=', id))
   const lockQuery = db.selectFrom('feed_posts').selectAll()
-  const rowForUpdate = compileOnce(db, 1, (id: number) => {
+  const rowForUpdate = compileQuery(db, 1, (id: number) => {
     const query = lockQuery.where('id', '=', id)
     return dialect === 'postgres' ? query.forUpdate() : query
   })
-  const userById = compileOnce(db, 1, (id: number) => db.selectFrom('feed_users').select('id').where('id', '=', id))
-  const insertPost = compileOnce(db, 6, (title: string, content: string, imageId: number, creatorId: number, createdAt: string, updatedAt: string) =>
+  const userById = compileQuery(db, 1, (id: number) => db.selectFrom('feed_users').select('id').where('id', '=', id))
+  const insertPost = compileQuery(db, 6, (title: string, content: string, imageId: number, creatorId: number, createdAt: string, updatedAt: string) =>
     db.insertInto('feed_posts')
       .values({ title, content, image_id: imageId, creator_id: creatorId, created_at: createdAt, updated_at: updatedAt })
       .returning('id'))
-  const updatePost = compileOnce(db, 5, (id: number, title: string, content: string, imageId: number, updatedAt: string) =>
+  const updatePost = compileQuery(db, 5, (id: number, title: string, content: string, imageId: number, updatedAt: string) =>
     db.updateTable('feed_posts').set({ title, content, image_id: imageId, updated_at: updatedAt }).where('id', '=', id))
-  const deletePost = compileOnce(db, 1, (id: number) => db.deleteFrom('feed_posts').where('id', '=', id))
+  const deletePost = compileQuery(db, 1, (id: number) => db.deleteFrom('feed_posts').where('id', '=', id))
   return {
     /** Runs `work` in one transaction (serialised on SQLite's single connection). */
     transaction<T>(work: (trx: Kysely<FeedTables>) => Promise<T>): Promise<T> {
