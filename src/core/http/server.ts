@@ -58,6 +58,7 @@ function containsNul(value: unknown, depth: number): boolean {
   }
   return false
 }
+
 export const ONE_MIB = 1024 * 1024
 
 /**
