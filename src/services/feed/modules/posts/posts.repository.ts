@@ -1,18 +1,10 @@
 import { sql, type Kysely } from 'kysely'
 import type { Dialect } from '../../../../core/db/database.js'
-import { prepareQuery } from '../../../../core/db/prepared.js'
-import { compileQuery } from '../../../../core/db/prepared.js'
-import type { FeedDb, FeedTables, PostRow } from '../../db.js'
+import { compileQuery, prepareQuery } from '../../../../core/db/prepared.js'
+import type { FeedDb, FeedPostsTable, FeedTables, PostRow } from '../../db.js'
 
 /** A new post's columns. */
-export interface NewPost {
-  title: string
-  content: string
-  image_id: number
-  creator_id: number
-  created_at: string
-  updated_at: string
-}
+export type NewPost = Omit<FeedPostsTable, 'id'>
 
 /** What an update changes. */
 export type PostChanges = Pick<NewPost, 'title' | 'content' | 'image_id' | 'updated_at'>
