@@ -1,41 +1,9 @@
-import { deflateSync } from 'node:zlib'
 import { io, type Socket } from 'socket.io-client'
 import type { BenchContext, CustomResult, ServiceBench } from '../types.js'
+import { makePng } from '../../test/helpers/images.js'
 
 const SOCKETS = 1000
 const ROUNDS = 5
-
-/** A small valid PNG (one colour) so the upload passes the magic-byte check. */
-function png(): Buffer {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
-    return c >>> 0
-  })
-  const crc = (b: Buffer) => {
-    let c = 0xffffffff
-    for (const x of b) c = (crcTable[(c ^ x) & 0xff] as number) ^ (c >>> 8)
-    return (c ^ 0xffffffff) >>> 0
-  }
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4)
-    len.writeUInt32BE(data.length)
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
-    const sum = Buffer.alloc(4)
-    sum.writeUInt32BE(crc(body))
-    return Buffer.concat([len, body, sum])
-  }
-  const header = Buffer.alloc(13)
-  header.writeUInt32BE(16, 0)
-  header.writeUInt32BE(16, 4)
-  header[8] = 8
-  header[9] = 2
-  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(48, 0x80)])
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header), chunk('IDAT', deflateSync(Buffer.concat(Array.from({ length: 16 }, () => row)))), chunk('IEND', Buffer.alloc(0))
-  ])
-}
 
 async function json<T>(response: Response, expected: number, what: string): Promise<T> {
   if (response.status !== expected) throw new Error(`${what} → ${response.status} ${await response.text()}`)
@@ -130,7 +98,7 @@ export const bench: ServiceBench = {
       const form = new FormData()
       form.append('title', `Bench post ${i}`)
       form.append('content', 'Seeded for the benchmark')
-      form.append('image', new Blob([png()], { type: 'image/png' }), `bench-${i}.png`)
+      form.append('image', new Blob([makePng([200, 80, 40], 16)], { type: 'image/png' }), `bench-${i}.png`)
       const created = await json<{ post: { imageUrl: string } }>(await fetch(`${base}/feed/post`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form }), 201, 'POST /feed/post (multipart)')
       imageUrl ||= created.post.imageUrl
     }
