@@ -1,7 +1,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely'
+import { Kysely, PostgresAdapter, PostgresDialect, sql } from 'kysely'
+import { GroupCommitSqliteDialect, SqliteGroupCommit } from './sqlite-group-commit.js'
 
 export type Dialect = 'sqlite' | 'postgres'
 
@@ -44,7 +45,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   sqlite.pragma('synchronous = NORMAL')
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('busy_timeout = 5000')
-  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) })
+  const group = new SqliteGroupCommit(sqlite)
+  const db = new Kysely<any>({ dialect: new GroupCommitSqliteDialect({ database: withStatementCache(sqlite, group) }, group) })
   return { db, dialect: 'sqlite', close: () => db.destroy() }
 }
 
@@ -53,7 +55,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
  * runs one query at a time on this connection, so a prepared statement can be reused safely;
  * keep the most recent ones by SQL text.
  */
-function withStatementCache(sqlite: BetterSqlite3.Database, maxStatements = 500) {
+function withStatementCache(sqlite: BetterSqlite3.Database, group: SqliteGroupCommit, maxStatements = 500) {
   const cache = new Map<string, BetterSqlite3.Statement>()
   return {
     close: () => sqlite.close(),
@@ -70,6 +72,8 @@ function withStatementCache(sqlite: BetterSqlite3.Database, maxStatements = 500)
         }
       }
       cache.set(text, statement)
+      // Kysely runs the statement right after preparing it.
+      group.beforeStatement(statement)
       return statement
     }
   }
