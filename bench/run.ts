@@ -84,20 +84,35 @@ interface Baseline {
   idleMb: number
 }
 
-/** Starts the raw node:http JSON hello-world the service rows are compared with. */
-async function startBaseline(): Promise<Baseline> {
+/**
+ * Starts a raw node:http server in its own process that answers every request with the fixed
+ * body in `file` — the JSON hello-world baseline, or a service's response replayed (the ceiling
+ * of the load generator for responses of that size).
+ */
+async function startFixedBodyServer(file: string): Promise<Baseline> {
   const code = `
     const http = require('node:http')
-    const body = JSON.stringify({ hello: 'world' })
-    http.createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }); res.end(body) })
+    const body = require('node:fs').readFileSync(process.argv[1])
+    http.createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }); res.end(body) })
       .listen(0, '127.0.0.1', function () { console.log('listening ' + this.address().port) })`
-  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['-e', code, file], { stdio: ['ignore', 'pipe', 'pipe'] })
   const out = await waitForLine(child, /listening \d+/)
   const port = /listening (\d+)/.exec(out)?.[1]
   const url = `http://127.0.0.1:${port}/`
   const idleMb = rssMb(child.pid as number)
   await load(url, { method: 'GET' }, 2) // warm-up
   return { url, pid: child.pid as number, child, idleMb }
+}
+
+/** Starts the raw node:http JSON hello-world the service rows are compared with. */
+async function startBaseline(): Promise<Baseline> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-bench-baseline-'))
+  fs.writeFileSync(path.join(dir, 'hello.json'), JSON.stringify({ hello: 'world' }))
+  try {
+    return await startFixedBodyServer(path.join(dir, 'hello.json'))
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
 }
 
 /** One baseline round, taken right before the scenario round it is compared with. */
@@ -130,10 +145,18 @@ async function benchService(bench: ServiceBench, base: Baseline, baselines: numb
   const pid = child.pid as number
   await new Promise((r) => setTimeout(r, 500))
   const idleMb = rssMb(pid)
+  const referenceServers: Baseline[] = []
   const context: BenchContext = {
     baseUrl,
     env,
     serverRssMb: () => rssMb(pid),
+    async replayServer(body) {
+      const file = path.join(dataDir, `replay-${referenceServers.length}.json`)
+      fs.writeFileSync(file, body)
+      const server = await startFixedBodyServer(file)
+      referenceServers.push(server)
+      return server.url
+    },
     cli: (args) => new Promise((resolve, reject) => {
       const run = spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8' })
       if (run.status === 0) resolve(run.stdout)
@@ -145,7 +168,7 @@ async function benchService(bench: ServiceBench, base: Baseline, baselines: numb
     for (const scenario of scenarios) {
       process.stdout.write(`  ${bench.service}: ${scenario.name} … `)
       if (scenario.kind === 'http') {
-        const url = `${baseUrl}${scenario.path}`
+        const url = scenario.url ?? `${baseUrl}${scenario.path}`
         await load(url, scenario, 2) // warm-up: JIT, caches, connections
         // This shared 2-core VM drifts by tens of percent within seconds: interleave rounds of
         // baseline and scenario and compare medians, rather than one baseline at the start.
@@ -173,6 +196,7 @@ async function benchService(bench: ServiceBench, base: Baseline, baselines: numb
   } finally {
     memory.push({ service: bench.service, idleMb, peakMb: rssMb(pid, 'VmHWM') })
     await stop(child)
+    for (const server of referenceServers) await stop(server.child)
     fs.rmSync(dataDir, { recursive: true, force: true })
   }
 }

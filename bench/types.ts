@@ -16,6 +16,8 @@ export interface HttpScenario {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
   /** Path (with query) relative to the service base URL. */
   path: string
+  /** Absolute URL to load instead (a reference server from `replayServer`). */
+  url?: string
   headers?: Record<string, string>
   body?: string
   /** Default 50. */
@@ -50,6 +52,12 @@ export interface BenchContext {
   cli(args: string[]): Promise<string>
   /** Current resident memory of the server process, in MB. */
   serverRssMb(): number
+  /**
+   * Starts a raw node:http server (own process, stopped with the service) that answers every
+   * request with `body`; resolves its URL. Shows what the load generator can take of responses
+   * that size on this machine, whatever the server does.
+   */
+  replayServer(body: Buffer): Promise<string>
 }
 
 /** One service's benchmark: seed data through the running server, then list what to measure. */

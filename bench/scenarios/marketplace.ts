@@ -47,9 +47,18 @@ export const bench: ServiceBench = {
     const big = (await call(ctx, channel, 'POST', '/orders', order('SHIP-1', 'B-000002', 1_000_000_000))).Content
     await call(ctx, merchant, 'POST', '/orders/acknowledge', { MerchantOrderReference: 'SHIP-1', OrderId: big.Id, Lines: [{ OrderLineId: big.Lines[0].Id, MerchantOrderLineReference: 'SHIP-1-1' }] })
 
+    const productsData = await fetch(`${ctx.baseUrl}/v2/products/data?pageSize=1000`, { headers: { 'x-ce-key': channel } })
+    if (productsData.status !== 200) throw new Error(`GET /v2/products/data → ${productsData.status}`)
+    const productsDataReplay = await ctx.replayServer(Buffer.from(await productsData.arrayBuffer()))
+
     return [
       { kind: 'http', name: 'GET /v2/orders/new (100 NEW orders, one page)', method: 'GET', path: '/v2/orders/new', headers: { 'x-ce-key': merchant }, target: { minRatio: 0.2, maxP99Ms: 20 } },
       { kind: 'http', name: 'GET /v2/products/data (1,000 products in one page)', method: 'GET', path: '/v2/products/data?pageSize=1000', headers: { 'x-ce-key': channel }, target: { minRatio: 0.2, maxP99Ms: 20 } },
+      {
+        // The same bytes from a bare node:http server: how many such responses autocannon can
+        // read on this machine at all (the ceiling of the row above).
+        kind: 'http', name: '… the same products/data response replayed by raw node:http (ceiling)', method: 'GET', path: '/', url: productsDataReplay
+      },
       {
         // autocannon's fixed bodies would repeat one MerchantShipmentReference (409 after the
         // first): every request here carries a fresh reference and ships 1 unit of a line
