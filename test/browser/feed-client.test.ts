@@ -20,6 +20,18 @@ function ensureChromium(): string | undefined {
   return `no browser: ${CHROMIUM} is missing and "apt-get install -y chromium" failed (${install.error?.message ?? `exit ${install.status}`})`
 }
 
+/**
+ * Polls an expression until it is true. page.waitForFunction re-evaluates its predicate with
+ * eval(), which the client's Content-Security-Policy (rightly) forbids; page.evaluate does not.
+ */
+async function waitUntil(page: Page, expression: string, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await page.evaluate(expression))) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
 async function login(page: Page, client: string, email: string, password: string) {
   await page.goto(`${client}/login`)
   await page.getByLabel('E-mail').fill(email)
@@ -97,7 +109,7 @@ test('two browsers: one signs up, logs in and posts an image; the other sees it,
   // Bob sees it without reloading; the image loads from the API.
   await bob.getByText('Sunrise over the ridge').waitFor({ timeout: 10_000 })
   assert.equal(await bob.evaluate('window.marker'), 42, 'no reload happened')
-  await bob.waitForFunction("(() => { const img = document.querySelector('[data-testid=post] img'); return img !== null && img.complete && img.naturalWidth === 64 })()")
+  await waitUntil(bob, "(() => { const img = document.querySelector('[data-testid=post] img'); return img !== null && img.complete && img.naturalWidth === 64 })()", 'the image loaded')
   assert.match(await bob.getByTestId('post').first().innerText(), /Posted by Alice/)
 
   // A second post: on page 1 the newest come first, two per page.
