@@ -1,5 +1,6 @@
+import http from 'node:http'
 import autocannon from 'autocannon'
-import type { BenchContext, ServiceBench } from '../types.js'
+import type { BenchContext, Scenario, ServiceBench } from '../types.js'
 
 /**
  * Marketplace hot paths. Customer BENCH: 1,000 products never acknowledged by channel "bol" (so
@@ -35,10 +36,24 @@ const order = (reference: string, productReference: string, quantity: number) =>
   Lines: [{ ChannelReference: `${reference}-1`, MerchantProductReference: productReference, Quantity: quantity, UnitPriceInclVat: 19.99 }]
 })
 
+const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`
+
+/** Bytes on the wire of one response (fetch would decompress it). */
+function compressedSize(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { headers }, (response) => {
+      if (response.headers['content-encoding'] !== 'gzip') reject(new Error(`${url} did not answer gzip-encoded`))
+      let bytes = 0
+      response.on('data', (chunk: Buffer) => { bytes += chunk.length })
+      response.on('end', () => resolve(bytes))
+    }).on('error', reject)
+  })
+}
+
 export const bench: ServiceBench = {
   service: 'marketplace',
   env: { MARKETPLACE_PAGE_SIZE: '100' },
-  async setup(ctx) {
+  async setup(ctx): Promise<Scenario[]> {
     const key = async (...args: string[]) => (await ctx.cli(['keys', 'create', ...args])).trim().split('\n').pop() as string
     const merchant = await key('--customer', 'BENCH', '--role', 'merchant')
     const channel = await key('--customer', 'BENCH', '--role', 'channel', '--channel', 'bol')
@@ -49,11 +64,18 @@ export const bench: ServiceBench = {
 
     const productsData = await fetch(`${ctx.baseUrl}/v2/products/data?pageSize=1000`, { headers: { 'x-ce-key': channel } })
     if (productsData.status !== 200) throw new Error(`GET /v2/products/data → ${productsData.status}`)
-    const productsDataReplay = await ctx.replayServer(Buffer.from(await productsData.arrayBuffer()))
+    const productsDataBytes = Buffer.from(await productsData.arrayBuffer())
+    const productsDataReplay = await ctx.replayServer(productsDataBytes)
+    const gzippedBytes = await compressedSize(`${ctx.baseUrl}/v2/products/data?pageSize=1000`, { 'x-ce-key': channel, 'accept-encoding': 'gzip' })
 
     return [
       { kind: 'http', name: 'GET /v2/orders/new (100 NEW orders, one page)', method: 'GET', path: '/v2/orders/new', headers: { 'x-ce-key': merchant }, target: { minRatio: 0.2, maxP99Ms: 20 } },
       { kind: 'http', name: 'GET /v2/products/data (1,000 products in one page)', method: 'GET', path: '/v2/products/data?pageSize=1000', headers: { 'x-ce-key': channel }, target: { minRatio: 0.2, maxP99Ms: 20 } },
+      {
+        // Clients that negotiate compression get the cached gzip encoding; its size depends on
+        // how repetitive the catalogue is (this one is very), hence the sizes in the label.
+        kind: 'http', name: `GET /v2/products/data, Accept-Encoding: gzip (${kb(productsDataBytes.length)} → ${kb(gzippedBytes)} on the wire)`, method: 'GET', path: '/v2/products/data?pageSize=1000', headers: { 'x-ce-key': channel, 'accept-encoding': 'gzip' }
+      },
       {
         // The same bytes from a bare node:http server: how many such responses autocannon can
         // read on this machine at all (the ceiling of the row above).

@@ -1,3 +1,5 @@
+import { promisify } from 'node:util'
+import zlib from 'node:zlib'
 import { sql, type Transaction } from 'kysely'
 import { prepareQuery } from '../../core/db/prepared.js'
 import type { MarketplaceDb, MarketplaceTables } from './db.js'
@@ -21,6 +23,8 @@ import type { MarketplaceDb, MarketplaceTables } from './db.js'
  *
  * Entries are kept least-recently-used first out, bounded by total bytes.
  */
+const gzip = promisify(zlib.gzip)
+
 export type VersionColumn = 'orders_version' | 'products_version'
 
 type Trx = Transaction<MarketplaceTables>
@@ -30,21 +34,39 @@ export async function bumpVersion(trx: Trx, customerId: number, column: VersionC
   await trx.updateTable('mp_customers').set({ [column]: sql`${sql.ref(column)} + 1` }).where('id', '=', customerId).execute()
 }
 
+/** One cached rendering: the JSON bytes, and their gzip encoding once a client asked for it. */
+export interface CachedRendering {
+  readonly version: number
+  readonly body: Buffer
+  gzip?: Promise<Buffer>
+}
+
 export interface ReadCache {
-  get(key: string, version: number): Buffer | undefined
-  set(key: string, version: number, body: Buffer): void
+  get(key: string, version: number): CachedRendering | undefined
+  /** Stores the rendering (unless too big or older than the stored one) and returns it. */
+  set(key: string, version: number, body: Buffer): CachedRendering
+  /** The gzip encoding of a rendering, compressed once (off the event loop) and kept with it. */
+  gzipOf(rendering: CachedRendering): Promise<Buffer>
   /** Entries and bytes held (tests, diagnostics). */
   stats(): { entries: number; bytes: number }
 }
 
 export function createReadCache(maxBytes = 64 * 1024 * 1024): ReadCache {
-  const entries = new Map<string, { version: number; body: Buffer }>()
+  type Entry = CachedRendering & { key: string; gzipBytes: number }
+  const entries = new Map<string, Entry>()
   let bytes = 0
   const remove = (key: string) => {
     const entry = entries.get(key)
     if (!entry) return
     entries.delete(key)
-    bytes -= entry.body.length
+    bytes -= entry.body.length + entry.gzipBytes
+  }
+  const evict = () => {
+    while (bytes > maxBytes) {
+      const oldest = entries.keys().next().value
+      if (oldest === undefined) break
+      remove(oldest)
+    }
   }
   return {
     get(key, version) {
@@ -58,21 +80,34 @@ export function createReadCache(maxBytes = 64 * 1024 * 1024): ReadCache {
       // Refresh recency: Map iteration order is insertion order.
       entries.delete(key)
       entries.set(key, entry)
-      return entry.body
+      return entry
     },
     set(key, version, body) {
+      const rendering: Entry = { key, version, body, gzipBytes: 0 }
       const current = entries.get(key)
       // A slow request must not replace a newer rendering with an older one.
-      if (current && current.version > version) return
+      if (current && current.version > version) return rendering
       remove(key)
-      if (body.length > maxBytes / 4) return
-      entries.set(key, { version, body })
+      if (body.length > maxBytes / 4) return rendering
+      entries.set(key, rendering)
       bytes += body.length
-      while (bytes > maxBytes) {
-        const oldest = entries.keys().next().value
-        if (oldest === undefined) break
-        remove(oldest)
-      }
+      evict()
+      return rendering
+    },
+    gzipOf(rendering) {
+      const entry = rendering as Entry
+      entry.gzip ??= gzip(entry.body).then((compressed) => {
+        if (entries.get(entry.key) === entry) {
+          entry.gzipBytes = compressed.length
+          bytes += compressed.length
+          evict()
+        }
+        return compressed
+      }, (error: unknown) => {
+        delete entry.gzip
+        throw error
+      })
+      return entry.gzip
     },
     stats: () => ({ entries: entries.size, bytes })
   }

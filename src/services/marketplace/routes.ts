@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type TSchema } from 'typebox'
 import { AppError } from '../../core/errors/app-error.js'
+import { acceptsGzip } from '../../core/http/accept-encoding.js'
 import type { App } from '../../core/http/server.js'
 import type { FulfilmentKind } from './db.js'
 import type { Principal } from './modules/keys/keys.service.js'
@@ -18,6 +19,8 @@ import { normaliseDateTime } from './values.js'
 import type { ReadCache } from './read-cache.js'
 
 const MARKETPLACE_PREFIX = '/v2'
+// Below this, compressing saves less than the header costs.
+const GZIP_MIN_BYTES = 1024
 const JSON_TYPE = 'application/json; charset=utf-8'
 import type { ChannelProductRow } from './modules/products/products.repository.js'
 
@@ -80,15 +83,20 @@ export function marketplaceRoutes(deps: MarketplaceRouteDeps) {
   /**
    * Sends the rendering cached under (key, version), or renders the payload, serialises it with
    * the route's own response serialiser (the same bytes Fastify would send) and caches it.
+   * Clients that accept gzip get the compressed bytes (compressed once per rendering): a page of
+   * 1,000 products is ~0.6 MB of JSON.
    */
-  async function sendCached(reply: FastifyReply, key: string, version: number, render: () => Promise<unknown>): Promise<FastifyReply> {
-    let body = cache.get(key, version)
-    if (body === undefined) {
+  async function sendCached(request: FastifyRequest, reply: FastifyReply, key: string, version: number, render: () => Promise<unknown>): Promise<FastifyReply> {
+    let rendering = cache.get(key, version)
+    if (rendering === undefined) {
       const serialised = reply.serialize(await render())
-      body = typeof serialised === 'string' ? Buffer.from(serialised) : Buffer.from(serialised as ArrayBuffer)
-      cache.set(key, version, body)
+      rendering = cache.set(key, version, typeof serialised === 'string' ? Buffer.from(serialised) : Buffer.from(serialised as ArrayBuffer))
     }
-    return reply.type(JSON_TYPE).send(body)
+    void reply.type(JSON_TYPE).header('vary', 'accept-encoding')
+    if (rendering.body.length >= GZIP_MIN_BYTES && acceptsGzip(request.headers['accept-encoding'])) {
+      return reply.header('content-encoding', 'gzip').send(await cache.gzipOf(rendering))
+    }
+    return reply.send(rendering.body)
   }
 
   return async function register(app: App) {
@@ -136,7 +144,7 @@ export function marketplaceRoutes(deps: MarketplaceRouteDeps) {
       const pageNo = request.query.page ?? 1
       // The version first: the list read after it is at least as new (see read-cache.ts).
       const version = await orders.listNewVersion(principal)
-      return sendCached(reply, `orders/new|${principal.customerId}|${pageNo}|${deps.pageSize}`, version, async () => {
+      return sendCached(request, reply, `orders/new|${principal.customerId}|${pageNo}|${deps.pageSize}`, version, async () => {
         const { orders: list, total } = await orders.listNew(principal, pageNo, deps.pageSize)
         return page(list.map(renderOrder), total, deps.pageSize)
       })
@@ -191,7 +199,7 @@ export function marketplaceRoutes(deps: MarketplaceRouteDeps) {
       const pageNo = request.query.page ?? 1
       // Records the channel's "seen up to" mark on every GET, cached or not, and reads the version first.
       const { channelId, version } = await products.beginChanges(principal)
-      return sendCached(reply, `products/data|${principal.customerId}|${channelId}|${pageNo}|${perPage}`, version, async () => {
+      return sendCached(request, reply, `products/data|${principal.customerId}|${channelId}|${pageNo}|${perPage}`, version, async () => {
         const changes = await products.listChanges(principal.customerId, channelId, pageNo, perPage)
         return {
           ...ok({ ToBeCreated: changes.created.map(channelProduct), ToBeUpdated: changes.updated.map(channelProduct), ToBeRemoved: changes.removed.map(channelProduct) }),

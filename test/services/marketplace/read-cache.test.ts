@@ -1,5 +1,6 @@
 import { after, test } from 'node:test'
 import assert from 'node:assert/strict'
+import { gunzipSync } from 'node:zlib'
 import { silentLogger } from '../../../src/core/logger.js'
 import type { App } from '../../../src/core/http/server.js'
 import { buildMarketplaceApp } from '../../../src/services/marketplace/app.js'
@@ -209,19 +210,58 @@ test('read cache: versions only move forward, entries are bounded by bytes, 0 by
   const cache = createReadCache(1000)
   const body = (n: number) => Buffer.alloc(n, 'x')
   cache.set('a', 2, body(100))
-  assert.equal(cache.get('a', 2)?.length, 100)
+  assert.equal(cache.get('a', 2)?.body.length, 100)
   assert.equal(cache.get('a', 1), undefined, 'another version is a miss')
   cache.set('a', 1, body(50))
-  assert.equal(cache.get('a', 2)?.length, 100, 'an older rendering never replaces a newer one')
+  assert.equal(cache.get('a', 2)?.body.length, 100, 'an older rendering never replaces a newer one')
   assert.equal(cache.get('a', 3), undefined)
   assert.deepEqual(cache.stats(), { entries: 0, bytes: 0 }, 'a newer version drops the old entry')
   for (let i = 0; i < 6; i++) cache.set(`k${i}`, 1, body(200))
   assert.ok(cache.stats().bytes <= 1000)
   assert.equal(cache.get('k0', 1), undefined, 'least recently used first out')
-  assert.equal(cache.get('k5', 1)?.length, 200)
+  assert.equal(cache.get('k5', 1)?.body.length, 200)
   cache.set('huge', 1, body(600))
   assert.equal(cache.get('huge', 1), undefined, 'an entry over a quarter of the budget is not kept')
   const off = createReadCache(0)
   off.set('a', 1, body(1))
   assert.equal(off.get('a', 1), undefined)
+})
+
+test('read cache: gzip encodings are made once per rendering, count towards the budget and leave with it', async () => {
+  const cache = createReadCache(100_000)
+  const body = Buffer.from(JSON.stringify({ rows: Array.from({ length: 500 }, (_, i) => ({ i, name: `row ${i}` })) }))
+  const rendering = cache.set('a', 1, body)
+  const [first, second] = await Promise.all([cache.gzipOf(rendering), cache.gzipOf(rendering)])
+  assert.equal(first, second, 'one compression for concurrent requests')
+  assert.deepEqual(gunzipSync(first), body)
+  assert.equal(cache.stats().bytes, body.length + first.length)
+  assert.equal(cache.get('a', 1)?.gzip !== undefined, true)
+  cache.get('a', 2) // a newer version drops the entry with its encoding
+  assert.deepEqual(cache.stats(), { entries: 0, bytes: 0 })
+})
+
+test('products/data and orders/new: gzip when the client accepts it, the same JSON either way', async () => {
+  const s = await setup()
+  const products = Array.from({ length: 30 }, (_, i) => product(`GZ-${i}`))
+  assert.equal((await s.m.call(s.mk, 'POST', '/products', products)).status, 200)
+  for (let i = 0; i < 5; i++) assert.equal((await s.m.call(s.ck, 'POST', '/orders', orderBody(`GZ-O-${i}`, [['GZ-1', 1, 19.99]]))).status, 201)
+  for (const [key, path] of [[s.ck, '/products/data'], [s.mk, '/orders/new']] as const) {
+    const identity = await s.m.app.inject({ method: 'GET', url: `/v2${path}`, headers: { 'x-ce-key': key } })
+    assert.equal(identity.headers['content-encoding'], undefined)
+    assert.equal(identity.headers.vary, 'accept-encoding')
+    for (const acceptEncoding of ['gzip', 'gzip, deflate, br', 'br;q=1, *;q=0.5']) {
+      const compressed = await s.m.app.inject({ method: 'GET', url: `/v2${path}`, headers: { 'x-ce-key': key, 'accept-encoding': acceptEncoding } })
+      assert.equal(compressed.statusCode, 200)
+      assert.equal(compressed.headers['content-encoding'], 'gzip', acceptEncoding)
+      assert.equal(compressed.headers.vary, 'accept-encoding')
+      assert.equal(Number(compressed.headers['content-length']), compressed.rawPayload.length)
+      assert.ok(compressed.rawPayload.length < identity.rawPayload.length / 3, `${path} compresses`)
+      assert.equal(gunzipSync(compressed.rawPayload).toString(), identity.body)
+    }
+    for (const refused of ['identity', 'gzip;q=0', 'gzip;q=0, *']) {
+      const plain = await s.m.app.inject({ method: 'GET', url: `/v2${path}`, headers: { 'x-ce-key': key, 'accept-encoding': refused } })
+      assert.equal(plain.headers['content-encoding'], undefined, refused)
+      assert.equal(plain.body, identity.body)
+    }
+  }
 })
