@@ -64,14 +64,22 @@ export class SqliteGroupCommit {
   }
 
   rollback(): void {
-    if (this.#sqlite.inTransaction) {
-      this.#rollbackToSavepoint.run()
-      this.#release.run()
-    } else if (this.#batch) {
-      // SQLite rolled the whole batch back on its own (I/O error, disk full): it is lost.
-      this.#fail(new Error('the database rolled back the open group commit'))
+    try {
+      if (this.#sqlite.inTransaction) {
+        this.#rollbackToSavepoint.run()
+        this.#release.run()
+      } else if (this.#batch) {
+        // SQLite rolled the whole batch back on its own (I/O error, disk full): it is lost.
+        this.#fail(new Error('the database rolled back the open group commit'))
+      }
+    } catch (error) {
+      // The savepoint could not be undone on its own: give up the whole batch rather than
+      // commit part of this transaction.
+      if (this.#sqlite.inTransaction) this.#rollback.run()
+      this.#fail(error instanceof Error ? error : new Error(String(error)))
+    } finally {
+      this.#endTransaction()
     }
-    this.#endTransaction()
   }
 
   /** Called before a statement runs outside a transaction: a write commits the open batch first. */
