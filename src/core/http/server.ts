@@ -8,6 +8,7 @@ import swaggerUi from '@fastify/swagger-ui'
 import { Type } from 'typebox'
 import { AppError } from '../errors/app-error.js'
 import { createErrorHandler, defaultErrorFormatter, type ErrorFormatter } from './errors.js'
+import { redactUrl } from './redact-url.js'
 
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>
 
@@ -119,7 +120,7 @@ export async function buildServer(options: BuildServerOptions): Promise<App> {
   if ((options.logger as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? true) {
     app.addHook('onResponse', (request, reply, done) => {
       request.log.info(
-        { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+        { method: request.method, url: redactUrl(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
         'request'
       )
       done()
