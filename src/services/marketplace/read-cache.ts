@@ -4,6 +4,8 @@ import { sql, type Transaction } from 'kysely'
 import { prepareQuery } from '../../core/db/prepared.js'
 import type { MarketplaceDb, MarketplaceTables } from './db.js'
 
+const gzip = promisify(zlib.gzip)
+
 /**
  * Response cache of the big list reads (GET /v2/orders/new, GET /v2/products/data).
  *
@@ -23,8 +25,6 @@ import type { MarketplaceDb, MarketplaceTables } from './db.js'
  *
  * Entries are kept least-recently-used first out, bounded by total bytes.
  */
-const gzip = promisify(zlib.gzip)
-
 export type VersionColumn = 'orders_version' | 'products_version'
 
 type Trx = Transaction<MarketplaceTables>
