@@ -85,18 +85,22 @@ interface Baseline {
 }
 
 /**
- * Starts a raw node:http server in its own process that answers every request with the fixed
- * body in `file` — the JSON hello-world baseline, or a service's response replayed (the ceiling
- * of the load generator for responses of that size).
+ * Starts a raw node:http server in its own process that answers every request with `body` — the
+ * JSON hello-world baseline, or a service's response replayed (the ceiling of the load generator
+ * for responses of that size).
  */
-async function startFixedBodyServer(file: string): Promise<Baseline> {
+async function startFixedBodyServer(body: Buffer): Promise<Baseline> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-bench-body-'))
+  const file = path.join(dir, 'body')
+  fs.writeFileSync(file, body)
   const code = `
     const http = require('node:http')
     const body = require('node:fs').readFileSync(process.argv[1])
     http.createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }); res.end(body) })
       .listen(0, '127.0.0.1', function () { console.log('listening ' + this.address().port) })`
   const child = spawn(process.execPath, ['-e', code, file], { stdio: ['ignore', 'pipe', 'pipe'] })
-  const out = await waitForLine(child, /listening \d+/)
+  // The server has read the file once it listens.
+  const out = await waitForLine(child, /listening \d+/).finally(() => fs.rmSync(dir, { recursive: true, force: true }))
   const port = /listening (\d+)/.exec(out)?.[1]
   const url = `http://127.0.0.1:${port}/`
   const idleMb = rssMb(child.pid as number)
@@ -105,14 +109,8 @@ async function startFixedBodyServer(file: string): Promise<Baseline> {
 }
 
 /** Starts the raw node:http JSON hello-world the service rows are compared with. */
-async function startBaseline(): Promise<Baseline> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-bench-baseline-'))
-  fs.writeFileSync(path.join(dir, 'hello.json'), JSON.stringify({ hello: 'world' }))
-  try {
-    return await startFixedBodyServer(path.join(dir, 'hello.json'))
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true })
-  }
+function startBaseline(): Promise<Baseline> {
+  return startFixedBodyServer(Buffer.from(JSON.stringify({ hello: 'world' })))
 }
 
 /** One baseline round, taken right before the scenario round it is compared with. */
@@ -151,9 +149,7 @@ async function benchService(bench: ServiceBench, base: Baseline, baselines: numb
     env,
     serverRssMb: () => rssMb(pid),
     async replayServer(body) {
-      const file = path.join(dataDir, `replay-${referenceServers.length}.json`)
-      fs.writeFileSync(file, body)
-      const server = await startFixedBodyServer(file)
+      const server = await startFixedBodyServer(body)
       referenceServers.push(server)
       return server.url
     },

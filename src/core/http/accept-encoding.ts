@@ -1,6 +1,8 @@
 /**
  * Whether an Accept-Encoding header admits gzip: `gzip` or `*` listed without `q=0`
- * (RFC 9110 §12.5.3; an explicit `gzip;q=0` wins over `*`).
+ * (RFC 9110 §12.5.3; an explicit `gzip;q=0` wins over `*`, coding names are case-insensitive).
+ * Hand-written because @fastify/accept-negotiator 2.1 (in the tree via @fastify/static) answers
+ * gzip for `gzip;q=0, *` and nothing for `GZIP`.
  */
 export function acceptsGzip(header: string | string[] | undefined): boolean {
   if (header === undefined) return false
