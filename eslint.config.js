@@ -35,6 +35,21 @@ export default tseslint.config(
       }]
     }
   })),
+  // A module reaches another module of its service only through that module's service file
+  // (types excepted: app.ts passes repositories in, modules only name their types; schemas and
+  // renderers are shared wire shapes and may be imported directly).
+  ...services.map((name) => ({
+    files: [`src/services/${name}/modules/**/*.ts`],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [
+          ...services.filter((other) => other !== name).map((other) => ({ group: [`**/services/${other}/**`, `../../../${other}/**`], message: `services/${name} must not import services/${other}` })),
+          { group: ['../*/*.repository.js', '../*/*.routes.js'], allowTypeImports: true, message: 'import another module only through its service file (<group>.service.ts)' }
+        ]
+      }]
+    }
+  })),
   // The CLI and tests compose services; they may import any of them.
   { files: ['src/cli/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'], rules: { 'no-restricted-imports': 'off' } },
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },

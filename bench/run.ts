@@ -11,7 +11,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
-import type { BenchContext, CustomResult, HttpScenario, Scenario, ServiceBench } from './types.js'
+import type { BenchContext, CustomResult, HttpScenario, ServiceBench } from './types.js'
 
 const root = path.resolve(import.meta.dirname, '..')
 const DURATION = Number(process.env.BENCH_DURATION ?? 8)
@@ -123,28 +123,57 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? NaN
 }
 
-async function benchService(bench: ServiceBench, base: Baseline, baselines: number[], http: HttpRow[], custom: CustomRow[], memory: MemoryRow[]) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `quartet-bench-${bench.service}-`))
-  const portVar = `${bench.service.toUpperCase()}_PORT`
-  const env: Record<string, string> = {
-    ...(process.env as Record<string, string>),
-    QUARTET_DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    [portVar]: '0',
-    FEED_CLIENT_PORT: '0',
-    ...(bench.env ?? {})
+interface RunningServer { urls: Record<string, string>; pid: number; child: ChildProcess; logFile: string; dataDir: string }
+
+/** The URL of each service in the `ready` record, once the log holds it (stderr lines in the same file are not JSON and are skipped). */
+function readyUrls(log: string): Record<string, string> | undefined {
+  for (const line of log.split('\n')) {
+    if (!line.startsWith('{')) continue
+    let record: { msg?: unknown; services?: Record<string, { url: string }> }
+    try {
+      record = JSON.parse(line) as typeof record
+    } catch {
+      continue // the line being written
+    }
+    if (record.msg === 'ready') return Object.fromEntries(Object.entries(record.services ?? {}).map(([name, where]) => [name, where.url]))
   }
+  return undefined
+}
+
+/**
+ * Starts the built CLI (`quartet serve <services…>`) with its output going to a file — as a log
+ * collector would take it: JSON lines — and resolves each service's URL from its `ready` record.
+ */
+async function startServer(services: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<RunningServer> {
+  const logFile = path.join(env.QUARTET_DATA_DIR as string, 'server.log')
+  fs.mkdirSync(path.dirname(logFile), { recursive: true })
+  const out = fs.openSync(logFile, 'a')
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, CLI, 'serve', ...services], { env, stdio: ['ignore', out, out] })
+  fs.closeSync(out)
+  const deadline = Date.now() + timeoutMs
+  let text = ''
+  let urls = readyUrls(text)
+  while (!urls) {
+    if (child.exitCode !== null) throw new Error(`quartet serve ${services.join(' ')} exited (${child.exitCode}):\n${text}`)
+    if (Date.now() > deadline) throw new Error(`quartet serve ${services.join(' ')} not ready:\n${text}`)
+    await new Promise((r) => setTimeout(r, 100))
+    text = fs.readFileSync(logFile, 'utf8')
+    urls = readyUrls(text)
+  }
+  return { urls, pid: child.pid as number, child, logFile, dataDir: env.QUARTET_DATA_DIR as string }
+}
+
+function serverEnv(extra: Record<string, string>, dataDir: string): Record<string, string> {
+  const env: Record<string, string> = { ...(process.env as Record<string, string>), QUARTET_DATA_DIR: dataDir, FEED_CLIENT_PORT: '0', ...extra }
   delete env.DATABASE_URL
   delete env.REDIS_URL
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, CLI, 'serve', bench.service], { env, stdio: ['ignore', 'pipe', 'pipe'] })
-  const out = await waitForLine(child, /^ready$/m)
-  const baseUrl = new RegExp(`^${bench.service}\\s+(http://\\S+)`, 'm').exec(out)?.[1]
-  if (!baseUrl) throw new Error(`no URL for ${bench.service} in:\n${out}`)
-  const pid = child.pid as number
-  await new Promise((r) => setTimeout(r, 500))
-  const idleMb = rssMb(pid)
-  const referenceServers: Baseline[] = []
-  const context: BenchContext = {
+  // Output to a file is JSON lines by default; startServer reads them.
+  delete env.QUARTET_LOG_FORMAT
+  return env
+}
+
+function contextFor(baseUrl: string, env: Record<string, string>, pid: number, referenceServers: Baseline[]): BenchContext {
+  return {
     baseUrl,
     env,
     serverRssMb: () => rssMb(pid),
@@ -159,42 +188,112 @@ async function benchService(bench: ServiceBench, base: Baseline, baselines: numb
       else reject(new Error(`quartet ${args.join(' ')} failed (${run.status}): ${run.stderr}`))
     })
   }
+}
+
+/** Interleaved baseline/scenario rounds (this shared VM drifts by tens of percent within seconds); medians. */
+async function measureHttp(label: string, scenario: HttpScenario, url: string, base: Baseline, baselines: number[]): Promise<HttpRow> {
+  process.stdout.write(`  ${label}: ${scenario.name} … `)
+  await load(url, scenario, 2) // warm-up: JIT, caches, connections
+  const rounds: { base: number; run: Awaited<ReturnType<typeof load>> }[] = []
+  for (let round = 0; round < ROUNDS; round++) {
+    const baseRound = await measureBaseline(base)
+    rounds.push({ base: baseRound.rps, run: await load(url, scenario, ROUND_SECONDS) })
+  }
+  const baselineRps = median(rounds.map((r) => r.base))
+  baselines.push(...rounds.map((r) => r.base))
+  const byRps = [...rounds].sort((a, b) => a.run.rps - b.run.rps)
+  const middle = byRps[Math.floor(byRps.length / 2)]?.run as Awaited<ReturnType<typeof load>>
+  const m = { ...middle, non2xx: rounds.reduce((n, r) => n + r.run.non2xx, 0), errors: rounds.reduce((n, r) => n + r.run.errors, 0) }
+  const ratio = m.rps / baselineRps
+  const target = scenario.target
+  const met = target ? (target.minRatio === undefined || ratio >= target.minRatio) && (target.maxP99Ms === undefined || m.p99 < target.maxP99Ms) && m.non2xx === 0 : undefined
+  process.stdout.write(`${Math.round(m.rps)} req/s (${(ratio * 100).toFixed(1)} % of ${Math.round(baselineRps)}), p99 ${m.p99} ms${m.non2xx ? `, ${m.non2xx} non-2xx!` : ''}\n`)
+  return { service: label, name: scenario.name, ...m, baselineRps, ratio, ...(target ? { target } : {}), ...(met !== undefined ? { met } : {}) }
+}
+
+async function benchService(bench: ServiceBench, base: Baseline, baselines: number[], http: HttpRow[], custom: CustomRow[], memory: MemoryRow[]) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `quartet-bench-${bench.service}-`))
+  const env = serverEnv({ LOG_LEVEL: 'warn', [`${bench.service.toUpperCase()}_PORT`]: '0', ...(bench.env ?? {}) }, dataDir)
+  const server = await startServer([bench.service], env)
+  const baseUrl = server.urls[bench.service]
+  if (!baseUrl) throw new Error(`no URL for ${bench.service} in ${server.logFile}`)
+  await new Promise((r) => setTimeout(r, 500))
+  const idleMb = rssMb(server.pid)
+  const referenceServers: Baseline[] = []
+  const context = contextFor(baseUrl, env, server.pid, referenceServers)
   try {
-    const scenarios: Scenario[] = await bench.setup(context)
-    for (const scenario of scenarios) {
-      process.stdout.write(`  ${bench.service}: ${scenario.name} … `)
+    for (const scenario of await bench.setup(context)) {
       if (scenario.kind === 'http') {
-        const url = scenario.url ?? `${baseUrl}${scenario.path}`
-        await load(url, scenario, 2) // warm-up: JIT, caches, connections
-        // This shared 2-core VM drifts by tens of percent within seconds: interleave rounds of
-        // baseline and scenario and compare medians, rather than one baseline at the start.
-        const rounds: { base: number; run: Awaited<ReturnType<typeof load>> }[] = []
-        for (let round = 0; round < ROUNDS; round++) {
-          const baseRound = await measureBaseline(base)
-          rounds.push({ base: baseRound.rps, run: await load(url, scenario, ROUND_SECONDS) })
-        }
-        const baselineRps = median(rounds.map((r) => r.base))
-        baselines.push(...rounds.map((r) => r.base))
-        const byRps = [...rounds].sort((a, b) => a.run.rps - b.run.rps)
-        const middle = byRps[Math.floor(byRps.length / 2)]?.run as Awaited<ReturnType<typeof load>>
-        const m = { ...middle, non2xx: rounds.reduce((n, r) => n + r.run.non2xx, 0), errors: rounds.reduce((n, r) => n + r.run.errors, 0) }
-        const ratio = m.rps / baselineRps
-        const target = scenario.target
-        const met = target ? (target.minRatio === undefined || ratio >= target.minRatio) && (target.maxP99Ms === undefined || m.p99 < target.maxP99Ms) && m.non2xx === 0 : undefined
-        http.push({ service: bench.service, name: scenario.name, ...m, baselineRps, ratio, ...(target ? { target } : {}), ...(met !== undefined ? { met } : {}) })
-        process.stdout.write(`${Math.round(m.rps)} req/s (${(ratio * 100).toFixed(1)} % of ${Math.round(baselineRps)}), p99 ${m.p99} ms${m.non2xx ? `, ${m.non2xx} non-2xx!` : ''}\n`)
+        http.push(await measureHttp(bench.service, scenario, scenario.url ?? `${baseUrl}${scenario.path}`, base, baselines))
       } else {
-        const result = await scenario.run(context)
+        process.stdout.write(`  ${bench.service}: ${scenario.name} … `)
+        // A failing measurement is reported as such; it does not cost the rest of the run.
+        const result: CustomResult = await scenario.run(context).catch((error: unknown) => ({ metrics: { error: String(error).slice(0, 200) }, pass: false }))
         custom.push({ service: bench.service, name: scenario.name, result })
         process.stdout.write(`${JSON.stringify(result.metrics)}\n`)
       }
     }
   } finally {
-    memory.push({ service: bench.service, idleMb, peakMb: rssMb(pid, 'VmHWM') })
-    await stop(child)
-    for (const server of referenceServers) await stop(server.child)
+    memory.push({ service: bench.service, idleMb, peakMb: rssMb(server.pid, 'VmHWM') })
+    await stop(server.child)
+    for (const reference of referenceServers) await stop(reference.child)
     fs.rmSync(dataDir, { recursive: true, force: true })
   }
+}
+
+export const USERS_RUN = 'npm start'
+
+/**
+ * The configuration users run: every service in one process (`quartet serve`), default log
+ * level (one JSON line per request to a file), measured on each service's targeted rows.
+ */
+async function benchUsersRun(benches: ServiceBench[], base: Baseline, baselines: number[], http: HttpRow[], memory: MemoryRow[]) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-bench-all-'))
+  const extra: Record<string, string> = { LOG_LEVEL: 'info' }
+  for (const bench of benches) Object.assign(extra, bench.env ?? {}, { [`${bench.service.toUpperCase()}_PORT`]: '0' })
+  const env = serverEnv(extra, dataDir)
+  const server = await startServer([], env)
+  await new Promise((r) => setTimeout(r, 500))
+  const idleMb = rssMb(server.pid)
+  const referenceServers: Baseline[] = []
+  try {
+    for (const bench of benches) {
+      const baseUrl = server.urls[bench.service]
+      if (!baseUrl) continue
+      const scenarios = await bench.setup(contextFor(baseUrl, env, server.pid, referenceServers))
+      for (const scenario of scenarios) {
+        if (scenario.kind !== 'http' || !scenario.target || scenario.url) continue
+        http.push(await measureHttp(`${bench.service} (${USERS_RUN})`, scenario, `${baseUrl}${scenario.path}`, base, baselines))
+      }
+    }
+  } finally {
+    memory.push({ service: `(all services, ${USERS_RUN})`, idleMb, peakMb: rssMb(server.pid, 'VmHWM') })
+    await stop(server.child)
+    for (const reference of referenceServers) await stop(reference.child)
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+/** Each targeted row as users run it, against the same row of the service alone with logging off. */
+function usersRunSection(http: HttpRow[]): string[] {
+  const pairs = http.filter((r) => r.service.endsWith(`(${USERS_RUN})`)).flatMap((run) => {
+    const alone = http.find((r) => r.name === run.name && r.service === run.service.replace(` (${USERS_RUN})`, ''))
+    return alone ? [{ run, alone }] : []
+  })
+  if (pairs.length === 0) return []
+  return [
+    `## The configuration users run (\`${USERS_RUN}\`: every service in one process, LOG_LEVEL=info)`,
+    '',
+    'Ratios are each against their own adjacent baseline rounds; "kept" is the users-run ratio as a share of the service-alone ratio (logging off). Target: ≥ 85 %.',
+    '',
+    '| Service | Scenario | Alone, LOG_LEVEL=warn | npm start, LOG_LEVEL=info | Kept | Met |',
+    '|---|---|---:|---:|---:|---|',
+    ...pairs.map(({ run, alone }) => {
+      const kept = run.ratio / alone.ratio
+      return `| ${alone.service} | ${run.name} | ${fmt(alone.ratio * 100, 1)} % | ${fmt(run.ratio * 100, 1)} % | ${fmt(kept * 100, 0)} % | ${kept >= 0.85 ? 'yes' : '**no**'} |`
+    }),
+    ''
+  ]
 }
 
 function fmt(n: number, digits = 0): string {
@@ -236,6 +335,10 @@ async function main() {
   const baselinePeak = { mb: NaN }
   try {
     for (const bench of benches) await benchService(bench, baseServer, baselines, http, custom, memory)
+    if (process.env.BENCH_USERS_RUN !== '0') {
+      console.log(`${USERS_RUN}: all services in one process, LOG_LEVEL=info …`)
+      await benchUsersRun(benches, baseServer, baselines, http, memory)
+    }
   } finally {
     baselinePeak.mb = rssMb(baseServer.pid, 'VmHWM')
     await stop(baseServer.child)
@@ -262,6 +365,7 @@ async function main() {
     `| baseline | raw node:http JSON hello-world (first run) | ${fmt(base.rps)} | ${fmt(base.rps)} | 100 % | ${base.p50} | ${base.p99} | 0 | — | — |`,
     ...http.map((r) => `| ${r.service} | ${r.name} | ${fmt(r.rps)} | ${fmt(r.baselineRps)} | ${fmt(r.ratio * 100, 1)} % | ${r.p50} | ${r.p99} | ${r.non2xx + r.errors} | ${targetText(r.target)} | ${r.met === undefined ? '—' : r.met ? 'yes' : '**no**'} |`),
     '',
+    ...usersRunSection(http),
     '## Memory (server process RSS)',
     '',
     '| Process | Idle MB | Peak MB (whole run) |',

@@ -22,7 +22,7 @@ async function fanOut(context: BenchContext, token: string, imageUrl: string): P
     for (let batch = 0; batch < SOCKETS; batch += 100) {
       const connecting: Promise<void>[] = []
       for (let i = batch; i < Math.min(SOCKETS, batch + 100); i++) {
-        const socket = io(context.baseUrl, { transports: ['websocket'], reconnection: false, forceNew: true })
+        const socket = io(context.baseUrl, { transports: ['websocket'], reconnection: false, forceNew: true, auth: { token } })
         sockets.push(socket)
         connecting.push(new Promise((resolve, reject) => {
           socket.once('connect', () => resolve())

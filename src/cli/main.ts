@@ -1,10 +1,9 @@
 #!/usr/bin/env -S node --max-semi-space-size=8
 import { Command } from 'commander'
 import { registerServe } from './commands/serve.js'
-import { registerToken } from './commands/token.js'
-import { registerFeedClient } from './commands/feed-client.js'
-import { registerFeedWatch } from './commands/feed-watch.js'
-import { registerKeys } from './commands/keys.js'
+import { legacySpelling, registerTokenAlias } from './commands/aliases.js'
+import { serviceRegistry } from './registry.js'
+import { cliRuntime } from './runtime.js'
 
 const program = new Command()
 program
@@ -14,9 +13,7 @@ program
   .showHelpAfterError()
 
 registerServe(program)
-registerToken(program)
-registerFeedClient(program)
-registerFeedWatch(program)
-registerKeys(program)
+for (const entry of Object.values(serviceRegistry)) entry?.commands?.(program, cliRuntime)
+registerTokenAlias(program)
 
-await program.parseAsync(process.argv)
+await program.parseAsync(legacySpelling(process.argv))

@@ -1,16 +1,23 @@
 import path from 'node:path'
 import { ConfigError, loadConfig, type Config, type ConfigOverrides } from '../core/config/config.js'
+import type { ConfigFragment } from '../core/config/schema.js'
 import { openDatabase, type Database } from '../core/db/database.js'
 import { migrateToLatest } from '../core/db/migrations.js'
+import { createLogger } from '../core/logger.js'
+import type { CliRuntime } from '../core/service.js'
 import { allMigrationSets } from './registry.js'
 
-/** Loads config or exits with the one message listing every bad key. */
-export function loadConfigOrExit(overrides: ConfigOverrides = {}): Config {
+/** Loads config (base settings plus the given services' fragments) or exits with the one message listing every bad key. */
+export function loadConfigOrExit(
+  overrides: ConfigOverrides = {},
+  fragments: readonly ConfigFragment<any, any>[] = [],
+  report: (error: ConfigError) => void = (error) => { process.stderr.write(`${error.message}\n`) }
+): Config {
   try {
-    return loadConfig(process.env, overrides)
+    return loadConfig(process.env, overrides, fragments)
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`)
+      report(error)
       process.exit(2)
     }
     throw error
@@ -27,4 +34,10 @@ export async function openMigratedDatabase(config: Config): Promise<Database> {
     throw error
   }
   return database
+}
+
+export const cliRuntime: CliRuntime = {
+  loadConfig: loadConfigOrExit,
+  openDatabase: openMigratedDatabase,
+  createLogger: (level) => createLogger(level)
 }

@@ -2,13 +2,45 @@ import pino, { type Logger } from 'pino'
 
 export type { Logger }
 
-/** JSON logs, or pretty ones on an interactive terminal. */
-export function createLogger(level: string, options: { pretty?: boolean } = {}): Logger {
-  const pretty = options.pretty ?? Boolean(process.stdout.isTTY)
-  if (pretty) {
-    return pino({ level, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } })
+/** Bytes buffered before a write to stdout; a burst of request lines becomes one write. */
+const BUFFER_BYTES = 4096
+
+export type LogFormat = 'json' | 'pretty'
+
+/**
+ * The format of one output stream: the requested one (QUARTET_LOG_FORMAT, --log-format) when it
+ * names a format, otherwise pretty only on a terminal — a file, a pipe or a log collector gets
+ * one JSON object per line.
+ */
+export function logFormatOf(stream: { isTTY?: boolean }, requested?: string): LogFormat {
+  if (requested === 'json' || requested === 'pretty') return requested
+  return stream.isTTY ? 'pretty' : 'json'
+}
+
+/**
+ * JSON logs, or pretty ones (by default on an interactive terminal). JSON lines go through an
+ * asynchronous, buffered stdout destination: a synchronous write per request line cost a large
+ * share of a small request's time (docs/performance.md). The buffer is written out every second
+ * without blocking (sonic-boom's flushSync also fsyncs, which stalled the event loop for
+ * milliseconds every second when stdout is a file) and synchronously at exit, so no line is lost.
+ */
+export function createLogger(level: string, options: { format?: LogFormat } = {}): Logger {
+  const format = options.format ?? logFormatOf(process.stdout, process.env.QUARTET_LOG_FORMAT)
+  if (format === 'pretty') {
+    // Pretty output forced into a file or pipe stays free of colour escapes.
+    const colorize = Boolean(process.stdout.isTTY)
+    return pino({ level, transport: { target: 'pino-pretty', options: { colorize, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } })
   }
-  return pino({ level })
+  const destination = pino.destination({ dest: 1, sync: false, minLength: BUFFER_BYTES })
+  const flushSync = () => { try { destination.flushSync() } catch { /* stdout already closed */ } }
+  setInterval(() => { try { destination.flush() } catch { /* stdout already closed */ } }, 1000).unref()
+  process.once('exit', flushSync)
+  return pino({ level }, destination)
+}
+
+/** JSON records on stderr, written synchronously: they are often the last words before an exit. */
+export function stderrLogger(): Logger {
+  return pino({ level: 'info' }, pino.destination({ dest: 2, sync: true }))
 }
 
 export function silentLogger(): Logger {

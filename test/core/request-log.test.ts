@@ -2,13 +2,17 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { Writable } from 'node:stream'
 import pino from 'pino'
-import { buildServer } from '../../src/core/http/server.js'
+import { SignJWT } from 'jose'
+import { randomToken } from '../../src/core/auth/crypto.js'
+import { createServer } from '../../src/core/http/server.js'
+import { requestLog } from '../../src/core/http/plugins/request-log.js'
 import { redactUrl } from '../../src/core/http/redact-url.js'
 
 test('request log: credentials in the query string never reach the log', async () => {
   const lines: string[] = []
   const sink = new Writable({ write(chunk: Buffer, _encoding, done) { lines.push(chunk.toString()); done() } })
-  const app = await buildServer({ name: 'logtest', description: 'request log test', logger: pino({ level: 'info' }, sink) })
+  const app = createServer({ logger: pino({ level: 'info' }, sink) })
+  requestLog(app)
   app.get('/items', async () => ({ ok: true }))
   await app.ready()
   const response = await app.inject({ method: 'GET', url: '/items?page=2&apikey=mk_SuperSecret123&ApiKey=ck_Other456&token=eyJhbGciOi.x.y' })
@@ -25,4 +29,63 @@ test('redactUrl: only credential parameters, encoded names too, everything else 
   assert.equal(redactUrl('/x?api%6Bey=abc&q=1'), '/x?api%6Bey=[redacted]&q=1')
   assert.equal(redactUrl('/x?access_token=abc&password=p&keyword=k'), '/x?access_token=[redacted]&password=[redacted]&keyword=k')
   assert.equal(redactUrl('/x?%E0%A4%A=1&apikey'), '/x?%E0%A4%A=1&apikey')
+})
+
+const apiKey = `mk_${randomToken(24)}`
+const channelKey = `ck_${randomToken(24)}`
+const jwt = await new SignJWT({ email: 'ann@example.com' }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('1h')
+  .sign(new TextEncoder().encode('a-test-secret-of-at-least-32-characters!'))
+const encodeAll = (text: string) => [...text].map((c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`).join('')
+
+/** Every spelling the security review got past the name-based redaction. */
+const spellings: [string, string, string][] = [
+  ['apikey[]', `/v2/orders?apikey[]=${apiKey}&page=2`, '/v2/orders?apikey[]=[redacted]&page=2'],
+  ['apikey%5B%5D', `/v2/orders?apikey%5B%5D=${apiKey}&page=2`, '/v2/orders?apikey%5B%5D=[redacted]&page=2'],
+  [';apikey', `/v2/orders?page=2;apikey=${apiKey}`, '/v2/orders?page=2;apikey=[redacted]'],
+  [';apikey in the path', `/v2/orders;apikey=${apiKey}`, '/v2/orders;apikey=[redacted]'],
+  ['x-ce-key', `/v2/orders?x-ce-key=${channelKey}`, '/v2/orders?x-ce-key=[redacted]'],
+  ['key under another name', `/v2/orders?merchant=${apiKey}&page=1`, '/v2/orders?merchant=[redacted]&page=1'],
+  ['key as a path segment', `/v2/orders/${apiKey}/lines`, '/v2/orders/[redacted]/lines'],
+  ['percent-encoded key as a path segment', `/v2/orders/${encodeAll(apiKey)}`, '/v2/orders/[redacted]'],
+  ['partly encoded key', `/v2/x?q=${apiKey.slice(0, 2)}%5F${apiKey.slice(3)}`, '/v2/x?q=[redacted]'],
+  ['token[]', `/feed/posts?token[]=${jwt}`, '/feed/posts?token[]=[redacted]'],
+  ['auth', `/feed/posts?auth=${jwt}`, '/feed/posts?auth=[redacted]'],
+  ['authorization=Bearer', `/feed/posts?authorization=Bearer%20${jwt}`, '/feed/posts?authorization=[redacted]'],
+  ['authorization=Bearer+', `/feed/posts?authorization=Bearer+${jwt}&x=1`, '/feed/posts?authorization=[redacted]&x=1'],
+  ['JWT as a path segment', `/feed/post/${jwt}`, '/feed/post/[redacted]'],
+  ['JWT under another name', `/feed/posts?state=${jwt}&page=1`, '/feed/posts?state=[redacted]&page=1'],
+  ['JWT with encoded dots', `/feed/post/${jwt.replace(/\./g, '%2E')}`, '/feed/post/[redacted]'],
+  ['bare key without a name', `/v2/orders?${apiKey}`, '/v2/orders?[redacted]']
+]
+
+test('request log: credentials never reach the log, however the parameter is spelled', async () => {
+  const lines: string[] = []
+  const sink = new Writable({ write(chunk: Buffer, _encoding, done) { lines.push(chunk.toString()); done() } })
+  const app = createServer({ logger: pino({ level: 'info' }, sink) })
+  requestLog(app)
+  app.get('/*', async () => ({ ok: true }))
+  await app.ready()
+  for (const [, url] of spellings) await app.inject({ method: 'GET', url })
+  await app.close()
+  const logged = lines.map((line) => JSON.parse(line) as { msg: string; url?: string }).filter((entry) => entry.msg === 'request').map((entry) => entry.url)
+  assert.equal(logged.length, spellings.length)
+  spellings.forEach(([name, , expected], i) => assert.equal(logged[i], expected, name))
+  const all = lines.join('')
+  for (const secret of [apiKey, channelKey, jwt, apiKey.slice(3), jwt.split('.')[1] as string, jwt.split('.')[2] as string]) {
+    assert.ok(!all.includes(secret), 'a credential reached the log')
+  }
+})
+
+test('redactUrl: by value and by name, every spelling', () => {
+  for (const [name, url, expected] of spellings) assert.equal(redactUrl(url), expected, name)
+})
+
+test('redactUrl: URLs without credentials come out unchanged', () => {
+  const untouched = [
+    '/', '/health', '/v2/orders?page=2&pageSize=50&createdSince=2024-01-01T00%3A00%3A00Z',
+    '/api/private/v1/user/ann%40example.com', '/feed/posts?cursor=eyJpZCI6MTJ9', '/x?check_the_long_identifier_name_here_and_more=1',
+    '/x?sku=MK_ABCDEFGHIJKLMNOPQRSTUVWXYZ012345', '/x?a=1;b=2', '/docs/check_abcdefghijklmnopqrstuvwxyz0123456789',
+    '/x?q=%E2%82%AC%20caf%C3%A9&keyword=k', '/x?keys=1&tokens=2&monkey=3', '/x?%E0%A4%A=1&apikey'
+  ]
+  for (const url of untouched) assert.equal(redactUrl(url), url)
 })

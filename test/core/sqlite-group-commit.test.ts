@@ -3,14 +3,14 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import BetterSqlite3 from 'better-sqlite3'
 import { sql } from 'kysely'
 import { openDatabase, type Database } from '../../src/core/db/database.js'
+import { openSqlite, type SqliteConnection } from '../../src/core/db/sqlite-driver.js'
 
 // Another connection to the same file sees only what has really been committed.
 let dir: string
 let database: Database
-let observer: BetterSqlite3.Database
+let observer: SqliteConnection
 
 before(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-group-commit-'))
@@ -18,7 +18,7 @@ before(async () => {
   await sql`create table items (id integer primary key, label text not null unique)`.execute(database.db)
   await sql`create table parents (id integer primary key)`.execute(database.db)
   await sql`create table children (id integer primary key, parent_id integer not null references parents(id) deferrable initially deferred)`.execute(database.db)
-  observer = new BetterSqlite3(path.join(dir, 'test.db'), { readonly: true })
+  observer = openSqlite(path.join(dir, 'test.db'), { readonly: true }).connection
 })
 
 after(async () => {
@@ -28,7 +28,7 @@ after(async () => {
 })
 
 const committedLabels = (prefix: string): string[] =>
-  (observer.prepare('select label from items where label like ? order by id').all(`${prefix}%`) as { label: string }[]).map((r) => r.label)
+  (observer.prepare('select label from items where label like ? order by id').all([`${prefix}%`]) as { label: string }[]).map((r) => r.label)
 
 function insertInTransaction(label: string, fail = false): Promise<void> {
   return database.db.transaction().execute(async (trx) => {
@@ -79,7 +79,7 @@ test('group commit: a failed shared commit fails every transaction of the batch 
   assert.deepEqual(results.map((r) => r.status), ['rejected', 'rejected', 'rejected'])
   assert.match(String((results[0] as PromiseRejectedResult).reason), /FOREIGN KEY/)
   assert.deepEqual(committedLabels('doomed-'), [])
-  assert.equal((observer.prepare('select count(*) as n from children').get() as { n: number }).n, 0)
+  assert.equal((observer.prepare('select count(*) as n from children').all()[0] as { n: number }).n, 0)
   // The handle is usable afterwards.
   await insertInTransaction('after-failure')
   assert.deepEqual(committedLabels('after-failure'), ['after-failure'])

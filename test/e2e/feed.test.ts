@@ -3,7 +3,8 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { spawn } from 'node:child_process'
+import net from 'node:net'
+import { spawn, spawnSync } from 'node:child_process'
 import { runCli, startCli, CLI_ENTRY, isolatedDatabaseEnv } from '../helpers/cli.js'
 import { multipartBody, png } from '../helpers/feed.js'
 
@@ -68,4 +69,39 @@ test('quartet serve feed with MONGODB_URI refuses to start with a clear message'
   const result = await runCli(['serve', 'feed'], { ...env(dataDir()), MONGODB_URI: 'mongodb://127.0.0.1/feed' })
   assert.equal(result.code, 1)
   assert.match(result.stderr, /feed: MONGODB_URI is set, but MongoDB is not a supported store.*DATABASE_URL/s)
+})
+
+/** A port free right now (the banner prints the configured port, so 0 would not do). */
+async function freePort(): Promise<number> {
+  const server = net.createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as net.AddressInfo
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  return port
+}
+
+test('quartet serve feed: the banner\'s "get a token" line works as printed (twice); feed watch without a token is refused', async () => {
+  const cli = await startCli(['serve', 'feed'], { ...env(dataDir()), FEED_PORT: String(await freePort()) })
+  after(() => cli.stop())
+  const base = cli.urls.feed
+  assert.ok(base, cli.output())
+  // Not a terminal: the banner line is a JSON record carrying the command as a field.
+  const command = cli.records().find((r) => r.msg === 'get a token')?.command as string | undefined
+  assert.ok(command, cli.output())
+  assert.ok(command.includes(`${base}/auth/signup`) && command.includes(`${base}/auth/login`), command)
+
+  const first = spawnSync('sh', ['-c', command], { encoding: 'utf8', timeout: 30_000 })
+  assert.equal(first.status, 0, first.stderr)
+  const [signup, login] = first.stdout.trim().split('\n').map((l) => JSON.parse(l) as { message?: string; token?: string })
+  assert.equal(signup?.message, 'User created!')
+  const posts = await fetch(`${base}/feed/posts`, { headers: { authorization: `Bearer ${login?.token}` } })
+  assert.equal(posts.status, 200)
+  // Pasted again: the sign-up is refused (and says so), the login still prints a token.
+  const again = spawnSync('sh', ['-c', command], { encoding: 'utf8', timeout: 30_000 })
+  assert.match(again.stdout, /E-Mail address already exists!/)
+  assert.match(again.stdout, /"token":"[\w-]+\.[\w-]+\.[\w-]+"/)
+
+  const watch = await runCli(['feed', 'watch', '--api', base])
+  assert.equal(watch.code, 1)
+  assert.match(watch.stderr, /live posts need a login token.*FEED_SOCKET_ANONYMOUS=1/)
 })

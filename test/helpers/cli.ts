@@ -4,10 +4,24 @@ import path from 'node:path'
 const root = path.resolve(import.meta.dirname, '..', '..')
 export const CLI_ENTRY = path.join(root, 'src', 'cli', 'main.ts')
 
+/** One JSON log record of `quartet serve` (its stdout is not a terminal here). */
+export interface LogRecord {
+  level: number
+  msg: string
+  [field: string]: unknown
+}
+
 export interface RunningCli {
   child: ChildProcess
-  /** Base URL of each started service (and companion), by name, as printed at start-up. */
+  /** Base URL of each started service (and companion), by name, from the `ready` record. */
   urls: Record<string, string>
+  /** The `ready` record: `services` maps each name to its url, port (and docs). */
+  ready: LogRecord
+  /** Every stdout line so far, parsed (a line that is not a JSON object makes startCli fail or lands in `invalidLines`). */
+  records(): LogRecord[]
+  /** Stdout lines that did not parse as one JSON object. */
+  invalidLines(): string[]
+  /** Stdout and stderr as received. */
   output(): string
   /** Sends a signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>
@@ -27,32 +41,63 @@ export function runCli(args: string[], env: Record<string, string | undefined> =
   })
 }
 
+/** A stdout line as a log record, or undefined when it is not one JSON object with a message. */
+export function parseRecord(line: string): LogRecord | undefined {
+  try {
+    const value = JSON.parse(line) as unknown
+    if (typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as LogRecord).msg === 'string') return value as LogRecord
+  } catch { /* not JSON */ }
+  return undefined
+}
+
 /**
- * Starts `quartet serve …` and waits for its "ready" line. Pass ports as 0 in env to get free
- * ones; the printed URLs are parsed into `urls`.
+ * Starts `quartet serve …` with piped stdout, as a log collector reads it, and waits for the
+ * `ready` record. Pass ports as 0 in env to get free ones; the ready record's URLs are `urls`.
  */
 export function startCli(args: string[], env: Record<string, string | undefined> = {}, timeoutMs = 30_000): Promise<RunningCli> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', CLI_ENTRY, ...args], {
       cwd: root,
-      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+      // The default format is under test here, whatever the caller's environment chose.
+      env: { ...process.env, LOG_LEVEL: 'warn', QUARTET_LOG_FORMAT: undefined, ...env },
       stdio: ['ignore', 'pipe', 'pipe']
     })
     let out = ''
-    const urls: Record<string, string> = {}
-    const timer = setTimeout(() => {
+    let pending = ''
+    const records: LogRecord[] = []
+    const invalid: string[] = []
+    let ready: LogRecord | undefined
+    const fail = (message: string) => {
+      clearTimeout(timer)
       child.kill('SIGKILL')
-      reject(new Error(`CLI did not become ready in ${timeoutMs} ms:\n${out}`))
-    }, timeoutMs)
-    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)))
-    const onData = (data: Buffer) => {
+      reject(new Error(`${message}:\n${out}`))
+    }
+    const timer = setTimeout(() => fail(`CLI did not become ready in ${timeoutMs} ms`), timeoutMs)
+    // 'close', not 'exit': the last stdout lines (the shutdown records) are read by then.
+    const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)))
+    child.stdout.on('data', (data: Buffer) => {
       out += data.toString()
-      for (const match of out.matchAll(/^(\S+)\s+(https?:\/\/\S+)/gm)) urls[match[1] as string] = match[2] as string
-      if (/^ready$/m.test(out)) {
+      pending += data.toString()
+      const lines = pending.split('\n')
+      pending = lines.pop() ?? ''
+      for (const line of lines) {
+        const record = parseRecord(line)
+        if (!record) {
+          invalid.push(line)
+          if (!ready) fail(`stdout line is not a JSON record: ${JSON.stringify(line)}`)
+          continue
+        }
+        records.push(record)
+        if (ready || record.msg !== 'ready') continue
+        ready = record
         clearTimeout(timer)
+        const services = (record.services ?? {}) as Record<string, { url: string }>
         resolve({
           child,
-          urls,
+          urls: Object.fromEntries(Object.entries(services).map(([name, where]) => [name, where.url])),
+          ready: record,
+          records: () => records,
+          invalidLines: () => pending ? [...invalid, pending] : invalid,
           output: () => out,
           stop: async (signal = 'SIGTERM') => {
             if (child.exitCode === null) child.kill(signal)
@@ -60,9 +105,8 @@ export function startCli(args: string[], env: Record<string, string | undefined>
           }
         })
       }
-    }
-    child.stdout.on('data', onData)
-    child.stderr.on('data', onData)
+    })
+    child.stderr.on('data', (data: Buffer) => { out += data.toString() })
     child.on('exit', (code) => {
       clearTimeout(timer)
       reject(new Error(`CLI exited with ${code} before ready:\n${out}`))
@@ -75,7 +119,7 @@ export function startCli(args: string[], env: Record<string, string | undefined>
  * on the search_path through the connection URL and dropped by `cleanup`, so e2e runs never see
  * each other's rows; otherwise the data dir's SQLite (DATABASE_URL left unset).
  */
-export async function isolatedDatabaseEnv(prefix: string): Promise<{ DATABASE_URL: string | undefined; cleanup(): Promise<void> }> {
+export async function isolatedDatabaseEnv(prefix: string): Promise<{ DATABASE_URL: string | undefined; schema?: string; cleanup(): Promise<void> }> {
   const url = process.env.DATABASE_URL
   if (!url) return { DATABASE_URL: undefined, cleanup: async () => undefined }
   const { default: pg } = await import('pg')
@@ -88,6 +132,7 @@ export async function isolatedDatabaseEnv(prefix: string): Promise<{ DATABASE_UR
   await admin.end()
   return {
     DATABASE_URL: `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+    schema,
     async cleanup() {
       if (process.env.QUARTET_TEST_RUN) return // dropped by the runner after the whole run
       const client = new pg.Client({ connectionString: url })

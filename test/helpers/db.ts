@@ -61,8 +61,9 @@ export async function snapshotTables(database: Database, prefix: string): Promis
   const names = all.filter((n) => n.startsWith(prefix)).sort()
   const parts: string[] = []
   for (const name of names) {
-    const rows = await database.db.selectFrom(name).selectAll().orderBy('id').execute()
-    parts.push(`${name}:${JSON.stringify(rows)}`)
+    // Not every table has an id column: order rows by their content instead.
+    const rows = (await database.db.selectFrom(name).selectAll().execute()).map((row) => JSON.stringify(row)).sort()
+    parts.push(`${name}:${rows.join(',')}`)
   }
   return parts.join('\n')
 }

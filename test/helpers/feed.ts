@@ -2,18 +2,16 @@ import { after } from 'node:test'
 import { randomBytes } from 'node:crypto'
 import { makePng } from './images.js'
 import { io as connectSocket, type Socket } from 'socket.io-client'
-import { silentLogger } from '../../src/core/logger.js'
 import type { App } from '../../src/core/http/server.js'
-import { buildFeedApp } from '../../src/services/feed/app.js'
-import { createFeedTokens } from '../../src/services/feed/auth.js'
-import type { FeedDb } from '../../src/services/feed/db.js'
+import { nodePlatform } from '../../src/core/platform.js'
+import { feedService } from '../../src/services/feed/index.js'
 import { feedMigrations } from '../../src/services/feed/migrations/index.js'
 import { createTestDatabase, type TestDatabase } from './db.js'
-import { testConfig } from './config.js'
+import { buildService, testConfig } from './config.js'
+import { injectedResponse, injectJson, type InjectedResponse } from './inject.js'
 
 export const TEST_JWT_SECRET = 'test-secret-0123456789abcdef0123456789abcdef'
 
-export interface Response { status: number; json: any; body: string; headers: Record<string, unknown> }
 export interface FilePart { field?: string; filename: string; contentType: string; bytes: Buffer }
 
 export interface FeedHarness {
@@ -24,9 +22,9 @@ export interface FeedHarness {
   /** Signs up (PUT, as the original client) and logs in; returns the user id and token. */
   user(email: string, name?: string, password?: string): Promise<{ userId: string; token: string }>
   /** JSON request; `token` adds Authorization: Bearer. */
-  call(token: string | undefined, method: string, path: string, body?: unknown): Promise<Response>
+  call(token: string | undefined, method: string, path: string, body?: unknown): Promise<InjectedResponse>
   /** multipart/form-data request. */
-  form(token: string | undefined, method: string, path: string, fields: Record<string, string>, file?: FilePart): Promise<Response>
+  form(token: string | undefined, method: string, path: string, fields: Record<string, string>, file?: FilePart): Promise<InjectedResponse>
   /** Starts listening on a random loopback port; resolves the base URL. */
   listen(): Promise<string>
 }
@@ -41,35 +39,26 @@ export interface StartFeedOptions {
 
 /** The feed app on a fresh test database (or a shared one); closed after the test file. */
 export async function startFeed(options: StartFeedOptions = {}): Promise<FeedHarness> {
-  const config = testConfig({ JWT_SECRET: TEST_JWT_SECRET, ...options.env })
+  const config = testConfig({
+    JWT_SECRET: TEST_JWT_SECRET,
+    REDIS_URL: options.redisUrl,
+    FEED_REDIS_PREFIX: options.redisKey,
+    ...options.env
+  })
   const ownsDatabase = !options.database
   const database = options.database ?? await createTestDatabase([feedMigrations])
   let offset = 0
   const clock = () => new Date(Date.now() + offset)
-  const app = await buildFeedApp({
-    db: database.db as FeedDb,
-    dialect: database.dialect,
-    config: config.feed,
-    tokens: createFeedTokens(config.feed.jwtSecret as string, clock),
-    logger: silentLogger(),
-    clock,
-    redisUrl: options.redisUrl,
-    redisKey: options.redisKey
-  })
+  const { app, release } = await buildService(feedService, config, database, { platform: nodePlatform({ clock }) })
   await app.ready()
   after(async () => {
     await app.close()
+    await release()
     if (ownsDatabase) await database.close()
   })
 
-  async function call(token: string | undefined, method: string, path: string, body?: unknown): Promise<Response> {
-    const response = await app.inject({
-      method: method as 'GET',
-      url: path,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      ...(body !== undefined ? { payload: JSON.stringify(body) } : {})
-    })
-    return wrap(response)
+  function call(token: string | undefined, method: string, path: string, body?: unknown): Promise<InjectedResponse> {
+    return injectJson(app, { method, url: path, token, body })
   }
 
   return {
@@ -85,7 +74,7 @@ export async function startFeed(options: StartFeedOptions = {}): Promise<FeedHar
         headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': contentType },
         payload
       })
-      return wrap(response)
+      return injectedResponse(response)
     },
     async user(email, name = 'Tester', password = 'secret123') {
       const signup = await call(undefined, 'PUT', '/auth/signup', { email, name, password })
@@ -101,12 +90,6 @@ export async function startFeed(options: StartFeedOptions = {}): Promise<FeedHar
       return `http://127.0.0.1:${address.port}`
     }
   }
-}
-
-function wrap(response: { statusCode: number; body: string; headers: Record<string, unknown> }): Response {
-  let json: unknown
-  try { json = response.body ? JSON.parse(response.body) : undefined } catch { json = undefined }
-  return { status: response.statusCode, json, body: response.body, headers: response.headers }
 }
 
 /** A multipart/form-data body with text fields and an optional file part. */
@@ -130,9 +113,24 @@ export function png(filename = 'photo.png', bytes = makePng()): FilePart {
   return { filename, contentType: 'image/png', bytes }
 }
 
-/** A socket.io-client connection that resolves once connected; closed after the test file. */
-export async function connectClient(baseUrl: string, auth?: Record<string, unknown>): Promise<Socket> {
-  const socket = connectSocket(baseUrl, { transports: ['websocket'], reconnection: false, forceNew: true, ...(auth ? { auth } : {}) })
+export interface ConnectOptions {
+  transports?: ('websocket' | 'polling')[]
+  /** Sent on every transport's requests (e.g. an Origin, as a browser would). */
+  extraHeaders?: Record<string, string>
+}
+
+/**
+ * A socket.io-client connection that resolves once connected (rejects with the connect_error);
+ * closed after the test file.
+ */
+export async function connectClient(baseUrl: string, auth?: Record<string, unknown>, options: ConnectOptions = {}): Promise<Socket> {
+  const socket = connectSocket(baseUrl, {
+    transports: options.transports ?? ['websocket'],
+    reconnection: false,
+    forceNew: true,
+    ...(auth ? { auth } : {}),
+    ...(options.extraHeaders ? { extraHeaders: options.extraHeaders } : {})
+  })
   after(() => { socket.close() })
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', () => resolve())

@@ -1,11 +1,10 @@
 import { after } from 'node:test'
-import { silentLogger } from '../../src/core/logger.js'
 import type { App } from '../../src/core/http/server.js'
-import { buildMarketplaceApp, MARKETPLACE_PREFIX } from '../../src/services/marketplace/app.js'
-import type { MarketplaceDb } from '../../src/services/marketplace/db.js'
-import { createApiKey, marketplaceMigrations } from '../../src/services/marketplace/index.js'
+import { MARKETPLACE_PREFIX } from '../../src/services/marketplace/app.js'
+import { createApiKey, marketplaceMigrations, marketplaceService } from '../../src/services/marketplace/index.js'
 import { createTestDatabase, type TestDatabase } from './db.js'
-import { testConfig } from './config.js'
+import { buildService, testConfig } from './config.js'
+import { injectJson } from './inject.js'
 
 export interface MpResponse { status: number; json: any; body: string }
 
@@ -22,10 +21,11 @@ export interface MarketplaceHarness {
 export async function startMarketplace(env: Record<string, string> = {}): Promise<MarketplaceHarness> {
   const config = testConfig(env)
   const database = await createTestDatabase([marketplaceMigrations])
-  const app = await buildMarketplaceApp({ db: database.db as MarketplaceDb, logger: silentLogger(), clock: () => new Date(), pageSize: config.marketplace.pageSize })
+  const { app, release } = await buildService(marketplaceService, config, database)
   await app.ready()
   after(async () => {
     await app.close()
+    await release()
     await database.close()
   })
   return {
@@ -36,14 +36,9 @@ export async function startMarketplace(env: Record<string, string> = {}): Promis
     },
     async call(key, method, path, body) {
       const separator = path.includes('?') ? '&' : '?'
-      const response = await app.inject({
-        method: method as 'GET',
-        url: `${MARKETPLACE_PREFIX}${path}${key === undefined ? '' : `${separator}apikey=${encodeURIComponent(key)}`}`,
-        ...(body !== undefined ? { headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) } : {})
-      })
-      let json: unknown
-      try { json = response.body ? JSON.parse(response.body) : undefined } catch { json = undefined }
-      return { status: response.statusCode, json, body: response.body }
+      const url = `${MARKETPLACE_PREFIX}${path}${key === undefined ? '' : `${separator}apikey=${encodeURIComponent(key)}`}`
+      const { status, json, body: text } = await injectJson(app, { method, url, body })
+      return { status, json, body: text }
     }
   }
 }

@@ -1,39 +1,35 @@
 import { after } from 'node:test'
-import { silentLogger } from '../../src/core/logger.js'
 import type { App } from '../../src/core/http/server.js'
-import { buildTripsApp, TRIPS_PREFIX } from '../../src/services/trips/app.js'
-import { createAuthenticator, createTripsVerifier, signDevToken } from '../../src/services/trips/auth.js'
-import type { TripsDb } from '../../src/services/trips/db.js'
+import { settingsOf } from '../../src/core/config/config.js'
+import { TRIPS_PREFIX } from '../../src/services/trips/app.js'
+import { loadDevSigningKey, signDevToken } from '../../src/services/trips/auth.js'
+import { tripsConfig } from '../../src/services/trips/config.js'
+import { tripsService } from '../../src/services/trips/index.js'
 import { tripsMigrations } from '../../src/services/trips/migrations/index.js'
 import { createTestDatabase, type TestDatabase } from './db.js'
-import { testConfig } from './config.js'
+import { buildService, testConfig } from './config.js'
+import { injectJson, type InjectedResponse } from './inject.js'
 
 export interface TripsHarness {
   app: App
   database: TestDatabase
   token(email: string): Promise<string>
   /** Authenticated inject: method, path under /api/private/v1, optional JSON body. */
-  call(email: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: any; body: string }>
+  call(email: string, method: string, path: string, body?: unknown): Promise<InjectedResponse>
 }
 
 /** The trips app on a fresh test database with development tokens; closed after the test file. */
 export async function startTrips(env: Record<string, string> = {}): Promise<TripsHarness> {
   const config = testConfig(env)
   const database = await createTestDatabase([tripsMigrations])
-  const clock = () => new Date()
-  const { verifier, devKey } = createTripsVerifier(config, clock)
-  const app = await buildTripsApp({
-    db: database.db as TripsDb,
-    config: config.trips,
-    authenticate: createAuthenticator(verifier, config.trips.emailClaim),
-    logger: silentLogger(),
-    clock
-  })
+  const { app, release } = await buildService(tripsService, config, database)
   await app.ready()
   after(async () => {
     await app.close()
+    await release()
     await database.close()
   })
+  const devKey = settingsOf(config, tripsConfig).jwksUrl ? undefined : loadDevSigningKey(config.dataDir)
   const tokens = new Map<string, string>()
   async function token(email: string) {
     if (!devKey) throw new Error('startTrips: tokens need the development key (no TRIPS_JWKS_URL)')
@@ -49,15 +45,7 @@ export async function startTrips(env: Record<string, string> = {}): Promise<Trip
     database,
     token,
     async call(email, method, path, body) {
-      const response = await app.inject({
-        method: method as 'GET',
-        url: `${TRIPS_PREFIX}${path}`,
-        headers: { authorization: `Bearer ${await token(email)}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-        ...(body !== undefined ? { payload: JSON.stringify(body) } : {})
-      })
-      let json: unknown
-      try { json = response.body ? JSON.parse(response.body) : undefined } catch { json = undefined }
-      return { status: response.statusCode, json, body: response.body }
+      return injectJson(app, { method, url: `${TRIPS_PREFIX}${path}`, token: await token(email), body })
     }
   }
 }

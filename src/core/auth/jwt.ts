@@ -1,4 +1,5 @@
-import { jwtVerify, type JWTPayload, type JWTVerifyGetKey, type CryptoKey, type KeyObject } from 'jose'
+import { errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey, type CryptoKey, type KeyObject } from 'jose'
+import { createLru } from '../lru.js'
 
 export interface JwtVerifierOptions {
   /** A JWKS getter (createRemoteJWKSet / createLocalJWKSet), a public key, or an HMAC secret. */
@@ -9,38 +10,47 @@ export interface JwtVerifierOptions {
   clock?: () => Date
   /** Verified tokens remembered until they expire (default 10,000). */
   cacheSize?: number
+  /**
+   * Longest lifetime accepted, in seconds (default 24 h): `exp - iat`, and `exp - now` (so a
+   * token without `iat`, or with one in the future, cannot outlive the cap either).
+   */
+  maxLifetimeSeconds?: number
 }
 
+export const DEFAULT_MAX_TOKEN_LIFETIME_SECONDS = 24 * 60 * 60
+const CLOCK_TOLERANCE_SECONDS = 5
+
 export interface JwtVerifier {
-  /** Resolves the verified payload; rejects on any signature, algorithm, issuer, audience or expiry problem. */
+  /** Resolves the verified payload; rejects on any signature, algorithm, issuer, audience, expiry or lifetime problem. */
   verify(token: string): Promise<JWTPayload>
 }
 
 /**
  * Verifies JWTs and caches each verified token until its expiry, so repeated requests with the
- * same bearer do not pay for signature checks. Failures are never cached.
+ * same bearer do not pay for signature checks. Failures are never cached. Every token must
+ * expire (`exp` is required) within the lifetime cap: a stolen token without one would
+ * otherwise be valid forever.
  */
 export function createJwtVerifier(options: JwtVerifierOptions): JwtVerifier {
   const clock = options.clock ?? (() => new Date())
   const maxEntries = options.cacheSize ?? 10_000
-  const cache = new Map<string, JWTPayload>()
+  const maxLifetime = options.maxLifetimeSeconds ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS
+  if (!(maxLifetime > 0)) throw new Error('createJwtVerifier: maxLifetimeSeconds must be positive')
+  const cache = createLru<string, JWTPayload>(maxEntries)
 
   return {
     async verify(token) {
       const cached = cache.get(token)
       const nowSeconds = clock().getTime() / 1000
       if (cached) {
-        if (cached.exp === undefined || cached.exp > nowSeconds) return cached
+        if (cached.exp !== undefined && cached.exp > nowSeconds) return cached
         cache.delete(token)
       }
       const getKey = options.key
       const { payload } = typeof getKey === 'function'
         ? await jwtVerify(token, getKey, verifyOptions(options, clock))
         : await jwtVerify(token, getKey, verifyOptions(options, clock))
-      if (cache.size >= maxEntries) {
-        const oldest = cache.keys().next().value
-        if (oldest !== undefined) cache.delete(oldest)
-      }
+      checkLifetime(payload, nowSeconds, maxLifetime)
       cache.set(token, payload)
       return payload
     }
@@ -53,8 +63,16 @@ function verifyOptions(options: JwtVerifierOptions, clock: () => Date) {
     ...(options.issuer ? { issuer: options.issuer } : {}),
     ...(options.audience ? { audience: options.audience } : {}),
     currentDate: clock(),
-    clockTolerance: 5
+    clockTolerance: CLOCK_TOLERANCE_SECONDS,
+    requiredClaims: ['exp']
   }
+}
+
+function checkLifetime(payload: JWTPayload, nowSeconds: number, maxLifetime: number): void {
+  const exp = payload.exp as number
+  const tooLong = (typeof payload.iat === 'number' && exp - payload.iat > maxLifetime) ||
+    exp - nowSeconds > maxLifetime + CLOCK_TOLERANCE_SECONDS
+  if (tooLong) throw new errors.JWTClaimValidationFailed(`token lifetime exceeds ${maxLifetime} s`, payload, 'exp', 'check_failed')
 }
 
 /** The token of an Authorization header: "Bearer x" or a bare "x" (the last space-separated part). */

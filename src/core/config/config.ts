@@ -1,38 +1,17 @@
 import path from 'node:path'
+import { Type, type TObject, type TSchema } from 'typebox'
 import Value from 'typebox/value'
-import { EnvSchema, type Env } from './schema.js'
+import { BaseEnvSchema, type BaseConfig, type BaseEnv, type ConfigFragment } from './schema.js'
+
+export { parseOrigins, type BaseConfig, type ConfigFragment } from './schema.js'
 
 export const SERVICE_NAMES = ['orchestrator', 'trips', 'feed', 'marketplace'] as const
 export type ServiceName = (typeof SERVICE_NAMES)[number]
 
-export interface Config {
-  env: Env['QUARTET_ENV']
-  dataDir: string
-  databaseUrl: string | undefined
-  redisUrl: string | undefined
-  host: string
-  logLevel: Env['LOG_LEVEL']
-  ports: Record<ServiceName | 'feedClient', number>
-  /** PORT, when given: applies only when exactly one service is started. */
-  singlePort: number | undefined
-  trips: {
-    jwksUrl: string | undefined
-    issuer: string | undefined
-    audience: string | undefined
-    emailClaim: string
-    compat: Env['TRIPS_COMPAT']
-    authz: Env['TRIPS_AUTHZ']
-    corsOrigins: string[] | '*'
-  }
-  feed: {
-    jwtSecret: string | undefined
-    mongodbUri: string | undefined
-    corsOrigins: string[] | '*' | undefined
-    imageMaxBytes: number
-  }
-  marketplace: {
-    pageSize: number
-  }
+/** The validated base settings plus the typed settings of each fragment that was loaded. */
+export interface Config extends BaseConfig {
+  /** Resolved settings by service name; read them through settingsOf(config, fragment). */
+  services: Readonly<Record<string, unknown>>
 }
 
 export class ConfigError extends Error {
@@ -43,11 +22,11 @@ export class ConfigError extends Error {
 }
 
 /** Settings given as CLI flags, by the environment name they override. */
-export type ConfigOverrides = Partial<Record<keyof Env, string | number | undefined>>
+export type ConfigOverrides = Record<string, string | number | undefined>
 
-function pickKnown(source: Record<string, unknown>): Record<string, unknown> {
+function pickKnown(schema: TObject, source: Record<string, unknown>): Record<string, unknown> {
   const known: Record<string, unknown> = {}
-  for (const key of Object.keys(EnvSchema.properties)) {
+  for (const key of Object.keys(schema.properties)) {
     const value = source[key]
     // An empty variable means "not set", as most shells and .env files intend.
     if (value !== undefined && value !== '') known[key] = value
@@ -55,80 +34,65 @@ function pickKnown(source: Record<string, unknown>): Record<string, unknown> {
   return known
 }
 
-function parseOrigins(raw: string): string[] | '*' {
-  const trimmed = raw.trim()
-  if (trimmed === '*') return '*'
-  return trimmed.split(',').map((o) => o.trim()).filter(Boolean)
-}
-
-/** Validates environment + flags once and returns the typed configuration, or throws ConfigError listing every bad key. */
-export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: ConfigOverrides = {}): Config {
-  const raw = { ...pickKnown(env), ...pickKnown(overrides) }
-  const given = { ...raw }
-  const candidate = Value.Convert(EnvSchema, Value.Default(EnvSchema, structuredClone(raw)))
+/**
+ * Validates the environment and flags once, for the base settings and the fragments of the
+ * services about to run (only those: starting the feed never asks for trips' settings), and
+ * returns the typed configuration — or throws ConfigError listing every bad key at once.
+ */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  overrides: ConfigOverrides = {},
+  fragments: readonly ConfigFragment[] = []
+): Config {
+  const properties: Record<string, TSchema> = { ...BaseEnvSchema.properties }
+  for (const fragment of fragments) Object.assign(properties, fragment.schema.properties)
+  const schema = Type.Object(properties)
+  const raw = { ...pickKnown(schema, env), ...pickKnown(schema, overrides) }
+  const candidate = Value.Convert(schema, Value.Default(schema, structuredClone(raw))) as Record<string, unknown>
   const problems = new Map<string, string>()
-  for (const error of Value.Errors(EnvSchema, candidate)) {
+  for (const error of Value.Errors(schema, candidate)) {
     const key = error.instancePath.replace(/^\//, '') || 'configuration'
     // Unions report one line per branch; one line naming the allowed values is clearer.
-    if (!problems.has(key)) problems.set(key, describe(key, allowedValues(key) ?? error.message, given[key]))
+    if (!problems.has(key)) problems.set(key, describe(key, allowedValues(schema, key) ?? error.message, raw[key]))
   }
   if (problems.size > 0) throw new ConfigError([...problems.values()])
-  const e = candidate as Env
 
-  const production = e.QUARTET_ENV === 'production'
-  const extra: string[] = []
-  if (production && !e.JWT_SECRET) extra.push('JWT_SECRET: required when QUARTET_ENV=production')
-  if (e.TRIPS_JWKS_URL && (!e.TRIPS_ISSUER || !e.TRIPS_AUDIENCE)) {
-    extra.push('TRIPS_ISSUER and TRIPS_AUDIENCE: required together with TRIPS_JWKS_URL')
-  }
-  if (production && !e.TRIPS_JWKS_URL) extra.push('TRIPS_JWKS_URL: required when QUARTET_ENV=production')
-  if (extra.length > 0) throw new ConfigError(extra)
-
-  return {
+  const e = candidate as BaseEnv
+  const base: BaseConfig = {
     env: e.QUARTET_ENV,
+    production: e.QUARTET_ENV === 'production',
     dataDir: path.resolve(e.QUARTET_DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     host: e.HOST,
     logLevel: e.LOG_LEVEL,
-    ports: {
-      orchestrator: e.ORCHESTRATOR_PORT,
-      trips: e.TRIPS_PORT,
-      feed: e.FEED_PORT,
-      marketplace: e.MARKETPLACE_PORT,
-      feedClient: e.FEED_CLIENT_PORT
-    },
+    logFormat: e.QUARTET_LOG_FORMAT,
     singlePort: e.PORT,
-    trips: {
-      jwksUrl: e.TRIPS_JWKS_URL,
-      issuer: e.TRIPS_ISSUER,
-      audience: e.TRIPS_AUDIENCE,
-      emailClaim: e.TRIPS_EMAIL_CLAIM,
-      compat: e.TRIPS_COMPAT,
-      authz: e.TRIPS_AUTHZ,
-      corsOrigins: parseOrigins(e.TRIPS_CORS_ORIGINS)
-    },
-    feed: {
-      jwtSecret: e.JWT_SECRET,
-      mongodbUri: e.MONGODB_URI,
-      corsOrigins: e.FEED_CORS_ORIGINS === undefined ? undefined : parseOrigins(e.FEED_CORS_ORIGINS),
-      imageMaxBytes: e.FEED_IMAGE_MAX_BYTES
-    },
-    marketplace: {
-      pageSize: e.MARKETPLACE_PAGE_SIZE
-    }
+    shutdownMs: Math.round(e.QUARTET_SHUTDOWN_SECONDS * 1000)
   }
+  const refinements = fragments.flatMap((fragment) => fragment.refine?.(candidate as never, base) ?? [])
+  if (refinements.length > 0) throw new ConfigError(refinements)
+  const services: Record<string, unknown> = {}
+  for (const fragment of fragments) services[fragment.service] = fragment.resolve(candidate as never, base)
+  return { ...base, services }
 }
 
-function allowedValues(key: string): string | undefined {
-  const schema = (EnvSchema.properties as Record<string, { anyOf?: { const?: unknown }[] }>)[key]
-  const options = schema?.anyOf?.map((branch) => branch.const).filter((v) => v !== undefined)
+/** The typed settings of one service (its fragment must have been loaded). */
+export function settingsOf<C extends { port: number }>(config: Config, fragment: ConfigFragment<TObject, C>): C {
+  const settings = config.services[fragment.service]
+  if (settings === undefined) throw new Error(`configuration of ${fragment.service} was not loaded`)
+  return settings as C
+}
+
+function allowedValues(schema: TObject, key: string): string | undefined {
+  const property = (schema.properties as Record<string, { anyOf?: { const?: unknown }[] }>)[key]
+  const options = property?.anyOf?.map((branch) => branch.const).filter((v) => v !== undefined)
   return options && options.length > 0 ? `must be one of ${options.join(', ')}` : undefined
 }
 
 function describe(key: string, message: string, given: unknown): string {
   // Never echo values that may hold credentials.
-  const secret = /SECRET|URL|URI/.test(key)
+  const secret = /SECRET|URL|URI|TOKEN|KEY/.test(key)
   const shown = given === undefined || secret ? '' : ` (got ${JSON.stringify(given)})`
   return `${key}: ${message}${shown}`
 }

@@ -1,15 +1,22 @@
-import { Type, type Static } from 'typebox'
+import { Type, type Static, type TObject } from 'typebox'
 
-const Port = (defaultPort: number, description: string) =>
+/** A port setting with its default (TRIPS_PORT, FEED_PORT …). */
+export const Port = (defaultPort: number, description: string) =>
   Type.Integer({ minimum: 0, maximum: 65535, default: defaultPort, description })
 
-const OptionalPort = (description: string) => Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, description }))
+/** Comma-separated origins, or *. */
+export function parseOrigins(raw: string): string[] | '*' {
+  const trimmed = raw.trim()
+  if (trimmed === '*') return '*'
+  return trimmed.split(',').map((o) => o.trim()).filter(Boolean)
+}
 
 /**
- * Every setting Quartet reads, by its environment-variable name. CLI flags are mapped onto these
- * names before validation, so there is one schema and one error listing for both.
+ * The settings every start reads, by environment-variable name. CLI flags are mapped onto these
+ * names before validation, so there is one schema and one error listing for both. Each service
+ * adds its own fragment (services/<name>/config.ts).
  */
-export const EnvSchema = Type.Object({
+export const BaseEnvSchema = Type.Object({
   QUARTET_ENV: Type.Union([Type.Literal('development'), Type.Literal('production')], {
     default: 'development',
     description: 'production refuses to start without real secrets and identity-provider settings'
@@ -18,34 +25,47 @@ export const EnvSchema = Type.Object({
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://', description: 'PostgreSQL instead of the embedded SQLite' })),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://', description: 'cross-instance events, Socket.IO adapter, rate limits' })),
   HOST: Type.String({ minLength: 1, default: '127.0.0.1', description: 'bind address of every service' }),
-  PORT: OptionalPort('port of the only service started (ignored when several start)'),
+  PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, description: 'port of the only service started (ignored when several start)' })),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
     { default: 'info' }
   ),
-  ORCHESTRATOR_PORT: Port(3100, 'orchestrator port'),
-  TRIPS_PORT: Port(3200, 'trips port'),
-  FEED_PORT: Port(3300, 'feed API port'),
-  MARKETPLACE_PORT: Port(3400, 'marketplace port'),
-  FEED_CLIENT_PORT: Port(3000, 'feed web client port'),
-
-  // trips
-  TRIPS_JWKS_URL: Type.Optional(Type.String({ pattern: '^https?://', description: 'JWKS of the external identity provider' })),
-  TRIPS_ISSUER: Type.Optional(Type.String({ minLength: 1 })),
-  TRIPS_AUDIENCE: Type.Optional(Type.String({ minLength: 1 })),
-  TRIPS_EMAIL_CLAIM: Type.String({ minLength: 1, default: 'email', description: 'token claim holding the caller e-mail' }),
-  TRIPS_COMPAT: Type.Union([Type.Literal('seed'), Type.Literal('original')], { default: 'seed' }),
-  TRIPS_AUTHZ: Type.Union([Type.Literal('owner'), Type.Literal('open')], { default: 'owner' }),
-  TRIPS_CORS_ORIGINS: Type.String({ default: '*', description: 'comma-separated origins, or *' }),
-
-  // feed
-  JWT_SECRET: Type.Optional(Type.String({ minLength: 32, description: 'HS256 signing secret of the feed (≥ 32 chars)' })),
-  MONGODB_URI: Type.Optional(Type.String()),
-  FEED_CORS_ORIGINS: Type.Optional(Type.String({ description: 'comma-separated origins, or *' })),
-  FEED_IMAGE_MAX_BYTES: Type.Integer({ minimum: 1024, maximum: 100 * 1024 * 1024, default: 5 * 1024 * 1024 }),
-
-  // marketplace
-  MARKETPLACE_PAGE_SIZE: Type.Integer({ minimum: 1, maximum: 1000, default: 100 })
+  QUARTET_LOG_FORMAT: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('pretty')], {
+    description: 'serve output: JSON lines, or the human banner and pretty logs (default: pretty only when stdout is a terminal)'
+  })),
+  QUARTET_SHUTDOWN_SECONDS: Type.Number({ minimum: 0, maximum: 3600, default: 10, description: 'how long a stop waits for requests, streams and running work' })
 })
 
-export type Env = Static<typeof EnvSchema>
+export type BaseEnv = Static<typeof BaseEnvSchema>
+
+export interface BaseConfig {
+  env: BaseEnv['QUARTET_ENV']
+  production: boolean
+  dataDir: string
+  databaseUrl: string | undefined
+  redisUrl: string | undefined
+  host: string
+  logLevel: BaseEnv['LOG_LEVEL']
+  /** QUARTET_LOG_FORMAT, when given; otherwise each stream's format follows whether it is a terminal. */
+  logFormat: BaseEnv['QUARTET_LOG_FORMAT']
+  /** PORT, when given: applies only when exactly one service is started. */
+  singlePort: number | undefined
+  shutdownMs: number
+}
+
+/**
+ * One service's settings: its TypeBox schema (environment-variable names), the cross-key rules
+ * the schema cannot say (checked only when that service starts), and the typed view it reads.
+ */
+export interface ConfigFragment<S extends TObject = TObject, C extends { port: number } = { port: number }> {
+  service: string
+  schema: S
+  refine?(env: Static<S>, base: BaseConfig): string[]
+  resolve(env: Static<S>, base: BaseConfig): C
+}
+
+export function defineConfigFragment<S extends TObject, C extends { port: number }>(fragment: ConfigFragment<S, C>): ConfigFragment<S, C> {
+  return fragment
+}
+
+export type SettingsOf<F> = F extends ConfigFragment<TObject, infer C> ? C : never

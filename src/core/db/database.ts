@@ -1,8 +1,10 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import BetterSqlite3 from 'better-sqlite3'
+import type BetterSqlite3 from 'better-sqlite3'
 import { Kysely, PostgresAdapter, PostgresDialect, sql } from 'kysely'
 import { GroupCommitSqliteDialect, SqliteGroupCommit } from './sqlite-group-commit.js'
+import { openSqlite, type SqliteConnection, type SqliteDriverName, type SqliteStatement } from './sqlite-driver.js'
+import { createLru } from '../lru.js'
 
 export type Dialect = 'sqlite' | 'postgres'
 
@@ -10,6 +12,8 @@ export interface Database {
   /** Untyped handle; each service narrows it to its own table types. */
   db: Kysely<any>
   dialect: Dialect
+  /** The embedded SQLite's driver (better-sqlite3 or node:sqlite, by Node version); absent on PostgreSQL. */
+  sqliteDriver?: SqliteDriverName
   close(): Promise<void>
 }
 
@@ -32,20 +36,31 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     const pool = new pg.Pool({
       connectionString: options.url,
       max: options.poolSize ?? 10,
+      // Unbounded by default: with the server unreachable, requests would queue for ever instead of failing with 503.
+      connectionTimeoutMillis: 5_000,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {})
     })
+    // An unhandled 'error' (server restarted, connection cut) would crash the process — also from a client checked out, whose query fails anyway; pg drops the broken client and connects anew.
+    pool.on('error', () => {}).on('connect', (client) => client.on('error', () => {}))
     const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) })
     await sql`select 1`.execute(db)
     return { db, dialect: 'postgres', close: () => db.destroy() }
   }
   const file = options.sqlitePath ?? ':memory:'
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true })
-  const sqlite = new BetterSqlite3(file)
-  sqlite.pragma('journal_mode = WAL')
-  sqlite.pragma('synchronous = NORMAL')
-  sqlite.pragma('foreign_keys = ON')
-  sqlite.pragma('busy_timeout = 5000')
-  const group = new SqliteGroupCommit(sqlite)
+  const { connection, driver } = openSqlite(file)
+  return { ...sqliteDatabase(connection), sqliteDriver: driver }
+}
+
+/** Quartet's Kysely stack (statement cache, group commit) over an open SQLite connection. */
+export function sqliteDatabase(sqlite: SqliteConnection): Database {
+  sqlite.exec('PRAGMA journal_mode = WAL')
+  sqlite.exec('PRAGMA synchronous = NORMAL')
+  sqlite.exec('PRAGMA foreign_keys = ON')
+  sqlite.exec('PRAGMA busy_timeout = 5000')
+  // The group commit is typed against better-sqlite3 and uses only the part of it that every
+  // SqliteConnection has (prepare, run, inTransaction, readonly).
+  const group = new SqliteGroupCommit(sqlite as unknown as BetterSqlite3.Database)
   const db = new Kysely<any>({ dialect: new GroupCommitSqliteDialect({ database: withStatementCache(sqlite, group) }, group) })
   return { db, dialect: 'sqlite', close: () => db.destroy() }
 }
@@ -55,25 +70,18 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
  * runs one query at a time on this connection, so a prepared statement can be reused safely;
  * keep the most recent ones by SQL text.
  */
-function withStatementCache(sqlite: BetterSqlite3.Database, group: SqliteGroupCommit, maxStatements = 500) {
-  const cache = new Map<string, BetterSqlite3.Statement>()
+function withStatementCache(sqlite: SqliteConnection, group: SqliteGroupCommit, maxStatements = 500) {
+  const cache = createLru<string, SqliteStatement>(maxStatements)
   return {
     close: () => sqlite.close(),
     prepare(text: string) {
       let statement = cache.get(text)
-      if (statement) {
-        // Refresh recency: Map iteration order is insertion order.
-        cache.delete(text)
-      } else {
+      if (!statement) {
         statement = sqlite.prepare(text)
-        if (cache.size >= maxStatements) {
-          const oldest = cache.keys().next().value
-          if (oldest !== undefined) cache.delete(oldest)
-        }
+        cache.set(text, statement)
       }
-      cache.set(text, statement)
       // Kysely runs the statement right after preparing it.
-      group.beforeStatement(statement)
+      group.beforeStatement(statement as unknown as BetterSqlite3.Statement)
       return statement
     }
   }

@@ -1,5 +1,3 @@
-import { errorCatalogue, type ErrorCode } from './catalogue.js'
-
 export interface ErrorDetail {
   /** Where the problem is: a JSON pointer into the merged input, e.g. "/email_address". */
   pointer?: string
@@ -14,16 +12,17 @@ export interface AppErrorOptions {
   cause?: unknown
 }
 
-/** The one error type services throw; the HTTP layer turns it into each service's error shape. */
+/**
+ * The one error type services throw, made by the factory of their error table (errors/define.ts);
+ * the HTTP layer turns it into each service's error shape.
+ */
 export class AppError extends Error {
-  readonly statusCode: number
   readonly details: ErrorDetail[] | undefined
   readonly headers: Record<string, string> | undefined
 
-  constructor(readonly code: ErrorCode, message?: string, options: AppErrorOptions = {}) {
-    super(message ?? errorCatalogue[code].message, { cause: options.cause })
+  constructor(readonly code: string, readonly statusCode: number, message: string, options: AppErrorOptions = {}) {
+    super(message, { cause: options.cause })
     this.name = 'AppError'
-    this.statusCode = errorCatalogue[code].status
     this.details = options.details
     this.headers = options.headers
   }

@@ -1,85 +1,88 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifySchema } from 'fastify'
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import cors from '@fastify/cors'
-import swagger from '@fastify/swagger'
-import swaggerUi from '@fastify/swagger-ui'
-import { Type } from 'typebox'
-import { AppError } from '../errors/app-error.js'
-import { createErrorHandler, defaultErrorFormatter, type ErrorFormatter } from './errors.js'
-import { redactUrl } from './redact-url.js'
+import { commonError } from '../errors/common.js'
+import { clientErrorHandler, createErrorHandler, defaultErrorFormatter, type ErrorFormatter } from './plugins/error-shape.js'
+import { capConnectionsPerClient } from './plugins/connection-limit.js'
+import { allowEmptyJsonBodies } from './json-body.js'
+import { splitCoercionValidators } from './validation.js'
 
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>
 
-export interface BuildServerOptions {
-  /** Service name: OpenAPI title and log binding. */
-  name: string
-  description: string
-  version?: string
+/** Fastify options a service may set itself (the rest are the platform's; timeouts are in `connections`). */
+export type ServerTuning = Pick<FastifyServerOptions, 'rewriteUrl' | 'requestTimeout' | 'connectionTimeout' | 'keepAliveTimeout' | 'maxRequestsPerSocket'>
+
+/**
+ * How long a connection may take and how many one client may hold (milliseconds; 0 disables
+ * a limit). Only receiving a request is timed: a response may stream for as long as it writes
+ * (SSE, long polling), and upgraded WebSockets are the upgrade handler's.
+ */
+export interface ConnectionLimits {
+  /** To receive a whole request, headers and body (default 30 s): a stalled upload gets 408. */
+  requestTimeout?: number
+  /** To receive the headers, also of a connection that sends nothing at all (default min(20 s, requestTimeout)). */
+  headersTimeout?: number
+  /** An idle kept-alive connection stays open this long between requests (default 5 s; behind a load balancer, longer than its idle timeout). */
+  keepAliveTimeout?: number
+  /** No byte either way for this long destroys the socket (default 120 s): clients that stop reading. */
+  connectionTimeout?: number
+  /** How often Node checks the request and header deadlines (default 1 s). */
+  timeoutCheckInterval?: number
+  /** Open connections per client address (default 256); more are answered 429 and closed. */
+  maxConnectionsPerClient?: number
+}
+
+export const DEFAULT_CONNECTION_LIMITS: Required<ConnectionLimits> = {
+  requestTimeout: 30_000,
+  headersTimeout: 20_000,
+  keepAliveTimeout: 5_000,
+  connectionTimeout: 120_000,
+  timeoutCheckInterval: 1_000,
+  maxConnectionsPerClient: 256
+}
+
+export interface CreateServerOptions {
   logger: FastifyBaseLogger
+  /** Turns the common error into the service's wire shape; used for every error, HTTP-layer ones included. */
   errorFormatter?: ErrorFormatter
+  /** Code of validation failures unless a route's config names its own (`validationCode`). */
+  validationCode?: string
   /** Request body limit in bytes (default 1 MiB). */
   bodyLimit?: number
-  /** Origins allowed by CORS: a list, '*' for any, or undefined for no CORS headers. */
-  corsOrigins?: string[] | '*' | undefined
-  /** Extra headers CORS lets browsers send. */
-  corsAllowedHeaders?: string[]
-  /** Checked by GET /health; throw to report the service unhealthy. */
-  healthCheck?: () => Promise<void>
-  /** OpenAPI security schemes and tags, merged into the generated document. */
-  openapi?: {
-    securitySchemes?: Record<string, unknown>
-    security?: Record<string, string[]>[]
-    tags?: { name: string; description?: string }[]
-    /**
-     * Error responses to document on every route (status → body schema). They are added to the
-     * OpenAPI document only, not compiled into each route's serializers: errors are rare, and
-     * dozens of compiled error serializers per service cost memory for nothing.
-     */
-    errorResponses?: Record<number, unknown>
-  }
+  /** Answer for requests no route matches (default: ROUTE_NOT_FOUND in the service's shape). */
+  notFound?: (request: FastifyRequest, reply: FastifyReply) => unknown
+  connections?: ConnectionLimits
+  fastify?: ServerTuning
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
-const NUL_IN_URL = /%00/i
-const COMMON_HEADERS = Object.freeze({ 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' })
-const JSON_HEADERS = Object.freeze({ 'x-frame-options': 'DENY', 'content-security-policy': "default-src 'none'; frame-ancestors 'none'" })
-
-function nulError(where: string): AppError {
-  return new AppError('VALIDATION_FAILED', `NUL characters are not allowed in ${where}.`, { details: [{ pointer: '/', message: `${where} contains a NUL character` }] })
-}
-
-function containsNul(value: unknown, depth: number): boolean {
-  if (typeof value === 'string') return value.includes('\u0000')
-  if (depth > 32 || value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return false
-  if (Array.isArray(value)) return value.some((item) => containsNul(item, depth + 1))
-  for (const key in value) {
-    if (key.includes('\u0000') || containsNul((value as Record<string, unknown>)[key], depth + 1)) return true
-  }
-  return false
-}
 
 export const ONE_MIB = 1024 * 1024
 
 /**
- * The Fastify instance every service starts from: request ids, security headers, body limit,
- * one error handler (with the service's formatter), 404s in the same shape, /health, and the
- * OpenAPI document at /openapi.json with interactive docs at /docs.
+ * The Fastify instance every service starts from: request ids, body limit, strict validation of
+ * JSON bodies (coercion only for text: query strings, path parameters, form bodies), empty JSON
+ * bodies taken as no body, and one error shape for everything that can fail — route errors, router
+ * errors, unknown routes and errors of the HTTP layer itself (431, 408, 400). Everything else is
+ * an opt-in plugin of ./plugins that the service composes (security headers, CORS, health,
+ * OpenAPI, request log, input sanity).
  */
-export async function buildServer(options: BuildServerOptions): Promise<App> {
+export function createServer(options: CreateServerOptions): App {
   const format = options.errorFormatter ?? defaultErrorFormatter
-  const handleError = createErrorHandler(format)
+  const handleError = createErrorHandler(format, options.validationCode)
+  const limits = connectionLimits(options)
   const app = Fastify({
     // Router-level failures (malformed URL encoding, over-long parameters) answer in the
     // service's error shape too, not Fastify's default one.
     frameworkErrors: (error, request, reply) => {
       void handleError(error, request, reply)
     },
+    clientErrorHandler: clientErrorHandler(format, options.logger),
     loggerInstance: options.logger,
     bodyLimit: options.bodyLimit ?? ONE_MIB,
     routerOptions: { maxParamLength: 512, ignoreTrailingSlash: true },
-    // One structured line per request is logged by our onResponse hook instead.
+    // One structured line per request is logged by the request-log plugin instead.
     logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
@@ -87,101 +90,38 @@ export async function buildServer(options: BuildServerOptions): Promise<App> {
       const incoming = req.headers['x-request-id']
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
     },
-    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true } }
+    // Query strings, path parameters and form bodies are coerced; JSON bodies are validated strictly.
+    schemaController: { compilersFactory: { buildValidator: splitCoercionValidators } },
+    ...options.fastify,
+    // Fastify's own defaults time nothing out (requestTimeout 0): a stalled body held its socket forever.
+    http: { requestTimeout: limits.requestTimeout, headersTimeout: limits.headersTimeout, connectionsCheckingInterval: limits.timeoutCheckInterval },
+    requestTimeout: limits.requestTimeout,
+    keepAliveTimeout: limits.keepAliveTimeout,
+    connectionTimeout: limits.connectionTimeout
   }).withTypeProvider<TypeBoxTypeProvider>()
+  capConnectionsPerClient(app.server, { maxPerClient: limits.maxConnectionsPerClient, format })
+  allowEmptyJsonBodies(app)
 
   app.setErrorHandler(handleError)
-  app.setNotFoundHandler((request) => {
-    throw new AppError('ROUTE_NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`)
+  const notFound = options.notFound ?? ((request: FastifyRequest) => {
+    throw commonError('ROUTE_NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`)
   })
-
-  // PostgreSQL cannot store NUL in text and SQLite would: refuse it everywhere, up front, so
-  // both databases behave alike and no such value reaches SQL.
-  app.addHook('onRequest', (request, _reply, done) => {
-    if (NUL_IN_URL.test(request.url)) done(nulError('the URL'))
-    else done()
-  })
-  app.addHook('preValidation', (request, _reply, done) => {
-    if (containsNul(request.body, 0)) done(nulError('the body'))
-    else done()
-  })
-
-  app.addHook('onSend', (request, reply, payload, done) => {
-    void reply.headers(COMMON_HEADERS)
-    reply.header('x-request-id', request.id)
-    const type = reply.getHeader('content-type')
-    if (typeof type === 'string' && type.startsWith('application/json')) {
-      void reply.headers(JSON_HEADERS)
-      if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store')
-    }
-    done(null, payload)
-  })
-
-  if ((options.logger as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? true) {
-    app.addHook('onResponse', (request, reply, done) => {
-      request.log.info(
-        { method: request.method, url: redactUrl(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-        'request'
-      )
-      done()
-    })
-  }
-
-  if (options.corsOrigins !== undefined) {
-    await app.register(cors, {
-      // A literal "*" for open APIs: no per-request origin reflection and no Vary header needed
-      // (these APIs take bearer tokens, never cookies, so credentials mode is not used).
-      origin: options.corsOrigins === '*' ? '*' : options.corsOrigins,
-      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-      allowedHeaders: ['Content-Type', 'Authorization', 'X-Request-Id', ...(options.corsAllowedHeaders ?? [])],
-      exposedHeaders: ['X-Request-Id']
-    })
-  }
-
-  const documentedErrors = options.openapi?.errorResponses
-  await app.register(swagger, {
-    ...(documentedErrors ? {
-      transform: ({ schema, url }: { schema: FastifySchema; url: string }) => {
-        if (!schema || url === '/health') return { schema, url }
-        const response = { ...(schema.response as Record<string, unknown> | undefined) }
-        for (const [status, body] of Object.entries(documentedErrors)) response[status] ??= body
-        return { schema: { ...schema, response }, url }
-      }
-    } : {}),
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: `Quartet ${options.name}`, description: options.description, version: options.version ?? '1.0.0' },
-      components: { securitySchemes: (options.openapi?.securitySchemes ?? {}) as never },
-      ...(options.openapi?.security ? { security: options.openapi.security } : {}),
-      ...(options.openapi?.tags ? { tags: options.openapi.tags } : {})
-    }
-  })
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true })
-
-  app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger())
-
-  app.get(
-    '/health',
-    {
-      schema: {
-        tags: ['health'],
-        summary: 'Liveness and database reachability',
-        security: [],
-        response: {
-          200: Type.Object({ status: Type.Literal('ok'), service: Type.String(), uptimeSeconds: Type.Number() }),
-          503: Type.Object({ status: Type.Literal('unavailable'), service: Type.String(), reason: Type.String() })
-        }
-      }
-    },
-    async (_request, reply) => {
-      try {
-        await options.healthCheck?.()
-        return { status: 'ok' as const, service: options.name, uptimeSeconds: Math.round(process.uptime()) }
-      } catch (error) {
-        return reply.code(503).send({ status: 'unavailable' as const, service: options.name, reason: String(error) })
-      }
-    }
-  )
-
+  app.setNotFoundHandler((request, reply) => notFound(request, reply))
   return app
+}
+
+function connectionLimits(options: CreateServerOptions): Required<ConnectionLimits> {
+  const { requestTimeout, keepAliveTimeout, connectionTimeout } = options.fastify ?? {}
+  const chosen: ConnectionLimits = {
+    ...(requestTimeout !== undefined ? { requestTimeout } : {}),
+    ...(keepAliveTimeout !== undefined ? { keepAliveTimeout } : {}),
+    ...(connectionTimeout !== undefined ? { connectionTimeout } : {}),
+    ...options.connections
+  }
+  const limits = { ...DEFAULT_CONNECTION_LIMITS, ...chosen }
+  // Node refuses headersTimeout > requestTimeout; headers come first, so they get at most as long.
+  if (chosen.headersTimeout === undefined && limits.requestTimeout > 0) {
+    limits.headersTimeout = Math.min(DEFAULT_CONNECTION_LIMITS.headersTimeout, limits.requestTimeout)
+  }
+  return limits
 }

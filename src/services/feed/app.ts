@@ -1,32 +1,41 @@
 import type { FastifyBaseLogger } from 'fastify'
-import cors from '@fastify/cors'
-import { sql } from 'kysely'
-import type { Config } from '../../core/config/config.js'
+import type { RedisConnections } from '../../core/redis.js'
+import type { FeedSettings } from './config.js'
 import type { Dialect } from '../../core/db/database.js'
-import { allowEmptyJsonBodies } from '../../core/http/json-body.js'
-import { buildServer, type App } from '../../core/http/server.js'
+import { createServer, type App } from '../../core/http/server.js'
+import { corsPolicy } from '../../core/http/plugins/cors.js'
+import { health } from '../../core/http/plugins/health.js'
+import { databaseHealthCheck } from '../../core/http/plugins/database-health.js'
+import { inputSanity } from '../../core/http/plugins/input-sanity.js'
+import { openApiDocs } from '../../core/http/plugins/openapi.js'
+import { requestLog } from '../../core/http/plugins/request-log.js'
+import { securityHeaders } from '../../core/http/plugins/security-headers.js'
+import { createGuard } from '../../core/http/guard.js'
 import { createAuthenticator, type FeedTokens } from './auth.js'
 import type { FeedDb } from './db.js'
 import { feedErrorFormatter } from './errors.js'
-import { attachRealtime, type OriginCheck } from './realtime.js'
 import { createImagesRepository } from './modules/images/images.repository.js'
+import { imagesRoutes } from './modules/images/images.routes.js'
 import { createPostsRepository } from './modules/posts/posts.repository.js'
+import { postsRoutes } from './modules/posts/posts.routes.js'
 import { createPostsService } from './modules/posts/posts.service.js'
+import { attachRealtime, type OriginCheck } from './modules/realtime/realtime.gateway.js'
 import { createUsersRepository } from './modules/users/users.repository.js'
+import { usersRoutes } from './modules/users/users.routes.js'
 import { createUsersService } from './modules/users/users.service.js'
-import { authRoutes } from './routes/auth.routes.js'
-import { imagesRoutes } from './routes/images.routes.js'
-import { postsRoutes } from './routes/posts.routes.js'
+import { createAttemptLimiter } from './modules/users/attempt-limits.js'
+import { createMemoryCounters, createRedisCounters } from '../../core/rate-limit.js'
 
 export interface FeedAppDeps {
   db: FeedDb
   dialect: Dialect
-  config: Pick<Config['feed'], 'corsOrigins' | 'imageMaxBytes'>
+  config: Pick<FeedSettings, 'corsOrigins' | 'imageMaxBytes' | 'socketAnonymous' | 'limits'>
   tokens: FeedTokens
   logger: FastifyBaseLogger
   clock: () => Date
-  redisUrl?: string | undefined
-  /** Redis channel prefix of the Socket.IO adapter (tests isolate runs with their own). */
+  /** With Redis, Socket.IO broadcasts reach the clients of every instance and the attempt limits are shared. */
+  redis?: RedisConnections | undefined
+  /** Redis prefix of the Socket.IO adapter and the attempt counters (tests isolate runs with their own). */
   redisKey?: string | undefined
 }
 
@@ -45,26 +54,26 @@ export function originCheck(configured: string[] | '*' | undefined): OriginCheck
 
 /** The feed service as a Fastify app with Socket.IO attached to its server (not listening). */
 export async function buildFeedApp(deps: FeedAppDeps): Promise<App> {
-  const app = await buildServer({
-    name: 'feed',
-    description: 'Sign-up, login and posts with images; live updates over Socket.IO (event "posts" on this port).',
+  const app = createServer({
     logger: deps.logger,
     errorFormatter: feedErrorFormatter,
-    healthCheck: async () => { await sql`select 1`.execute(deps.db) },
-    openapi: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'token from POST /auth/login (Authorization: Bearer <token>)' } },
-      tags: [{ name: 'auth' }, { name: 'feed' }, { name: 'images' }, { name: 'health' }]
-    }
+    validationCode: 'FEED_VALIDATION_FAILED',
+    // Every live listener holds a Socket.IO connection, and many browsers share one address behind
+    // a NAT; uploads of up to FEED_IMAGE_MAX_BYTES on slow links need more than 30 s.
+    connections: { maxConnectionsPerClient: 4096, requestTimeout: 120_000, headersTimeout: 20_000 }
   })
+  inputSanity(app)
+  securityHeaders(app)
+  requestLog(app)
   const origin = originCheck(deps.config.corsOrigins)
-  await app.register(cors, {
-    origin,
-    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['Content-Type', 'Authorization', 'X-Request-Id'],
-    exposedHeaders: ['X-Request-Id'],
-    maxAge: 600
+  await corsPolicy(app, { origin, maxAge: 600 })
+  await openApiDocs(app, {
+    name: 'feed',
+    description: 'Sign-up, login and posts with images; live updates over Socket.IO (event "posts" on this port).',
+    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'token from POST /auth/login (Authorization: Bearer <token>)' } },
+    tags: [{ name: 'auth' }, { name: 'feed' }, { name: 'images' }, { name: 'health' }]
   })
-  allowEmptyJsonBodies(app)
+  health(app, { name: 'feed', check: databaseHealthCheck(deps.db) })
 
   const now = () => deps.clock().toISOString()
   const repositories = {
@@ -75,16 +84,23 @@ export async function buildFeedApp(deps: FeedAppDeps): Promise<App> {
   const events = await attachRealtime(app, {
     origin,
     tokens: deps.tokens,
+    allowAnonymous: deps.config.socketAnonymous,
+    clock: deps.clock,
     logger: deps.logger,
-    redisUrl: deps.redisUrl,
+    redis: deps.redis,
     redisKey: deps.redisKey
   })
-  const authenticate = createAuthenticator(deps.tokens)
-  const users = createUsersService({ users: repositories.users, now, signToken: (claims) => deps.tokens.sign(claims) })
+  const caller = createGuard('feed', createAuthenticator(deps.tokens))
+  const counters = deps.redis
+    ? createRedisCounters(await deps.redis.connect('feed-limits'), `${deps.redisKey ?? 'quartet-feed'}:limits`)
+    : createMemoryCounters({ clock: deps.clock })
+  const limiter = createAttemptLimiter(counters, deps.config.limits)
+  const users = createUsersService({ users: repositories.users, limiter, now, signToken: (claims) => deps.tokens.sign(claims) })
   const posts = createPostsService({ posts: repositories.posts, images: repositories.images, events, now })
 
-  await app.register(authRoutes({ users, authenticate }))
-  await app.register(postsRoutes({ posts, authenticate, imageMaxBytes: deps.config.imageMaxBytes }))
+  // The registration order is the OpenAPI path order.
+  await app.register(usersRoutes({ users, caller }))
+  await app.register(postsRoutes({ posts, caller, imageMaxBytes: deps.config.imageMaxBytes }))
   await app.register(imagesRoutes({ images: repositories.images }))
   return app
 }

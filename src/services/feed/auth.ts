@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify'
 import { AppError } from '../../core/errors/app-error.js'
 import { bearerToken, createJwtVerifier, type JwtVerifier } from '../../core/auth/jwt.js'
 import { loadOrCreateSecret, type PersistedSecret } from '../../core/secrets.js'
-import type { Config } from '../../core/config/config.js'
+import { feedError } from './errors.js'
 
 /** Tokens live one hour, as in the original; the client logs out when they expire. */
 export const TOKEN_TTL_SECONDS = 3600
@@ -13,6 +13,8 @@ export const DEV_SECRET_FILE = 'feed-jwt-secret'
 export interface FeedCaller {
   userId: number
   email: string
+  /** When the token expires (ms since the epoch); the verifier requires `exp`. */
+  expiresAt: number
 }
 
 export interface FeedTokens {
@@ -21,16 +23,16 @@ export interface FeedTokens {
 }
 
 /** The signing secret: JWT_SECRET, or (development only) one generated and kept in the data dir. */
-export function resolveJwtSecret(config: Config): { secret: string; generated?: PersistedSecret } {
-  if (config.feed.jwtSecret) return { secret: config.feed.jwtSecret }
-  const generated = loadOrCreateSecret(config.dataDir, DEV_SECRET_FILE, () => randomBytes(48).toString('base64url'))
+export function resolveJwtSecret(jwtSecret: string | undefined, dataDir: string): { secret: string; generated?: PersistedSecret } {
+  if (jwtSecret) return { secret: jwtSecret }
+  const generated = loadOrCreateSecret(dataDir, DEV_SECRET_FILE, () => randomBytes(48).toString('base64url'))
   return { secret: generated.value, generated }
 }
 
 /** HS256 tokens with payload {email, userId}, signed and verified with one secret. */
-export function createFeedTokens(secret: string, clock: () => Date): FeedTokens {
+export function createFeedTokens(secret: string, clock: () => Date, maxLifetimeSeconds?: number): FeedTokens {
   const key = new TextEncoder().encode(secret)
-  const verifier: JwtVerifier = createJwtVerifier({ key, algorithms: ['HS256'], clock })
+  const verifier: JwtVerifier = createJwtVerifier({ key, algorithms: ['HS256'], clock, ...(maxLifetimeSeconds ? { maxLifetimeSeconds } : {}) })
   return {
     sign({ email, userId }) {
       const issuedAt = Math.floor(clock().getTime() / 1000)
@@ -49,13 +51,13 @@ export function createFeedTokens(secret: string, clock: () => Date): FeedTokens 
       }
       const userId = typeof payload.userId === 'string' && /^[0-9]{1,15}$/.test(payload.userId) ? Number(payload.userId) : NaN
       if (!Number.isSafeInteger(userId) || userId < 1) throw invalidToken()
-      return { userId, email: typeof payload.email === 'string' ? payload.email : '' }
+      return { userId, email: typeof payload.email === 'string' ? payload.email : '', expiresAt: (payload.exp as number) * 1000 }
     }
   }
 }
 
 function invalidToken(): AppError {
-  return new AppError('FEED_TOKEN_INVALID', undefined, { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } })
+  return feedError('FEED_TOKEN_INVALID', undefined, { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } })
 }
 
 /** Resolves the caller from `Authorization: Bearer <jwt>`, or throws 401. */
@@ -63,7 +65,7 @@ export function createAuthenticator(tokens: FeedTokens) {
   return async function authenticate(request: FastifyRequest): Promise<FeedCaller> {
     const header = request.headers.authorization
     if (header === undefined || header.trim() === '') {
-      throw new AppError('FEED_NOT_AUTHENTICATED', undefined, { headers: { 'www-authenticate': 'Bearer' } })
+      throw feedError('FEED_NOT_AUTHENTICATED', undefined, { headers: { 'www-authenticate': 'Bearer' } })
     }
     const token = bearerToken(header)
     if (!token) throw invalidToken()

@@ -14,7 +14,6 @@ export function feedClientBuilt(dir = feedClientDistDir()): boolean {
   return fs.existsSync(path.join(dir, 'index.html'))
 }
 
-export const DEFAULT_FEED_API = 'http://127.0.0.1:3300'
 
 export interface FeedClientServerOptions {
   /** Base URL of the feed API the browser talks to. */

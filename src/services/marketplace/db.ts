@@ -1,4 +1,4 @@
-import type { Generated, Kysely, Selectable } from 'kysely'
+import type { Generated, Kysely, Selectable, Transaction } from 'kysely'
 
 /** A customer (tenant): every key, order and product belongs to exactly one. */
 export interface CustomersTable {
@@ -150,12 +150,38 @@ export interface MarketplaceTables {
 }
 
 export type MarketplaceDb = Kysely<MarketplaceTables>
-export type CustomerRow = Selectable<CustomersTable>
-export type ChannelRow = Selectable<ChannelsTable>
+export type MarketplaceTrx = Transaction<MarketplaceTables>
+/** Where a repository query runs: the database, or the transaction of a write. */
+export type MarketplaceExecutor = MarketplaceDb | MarketplaceTrx
 export type ApiKeyRow = Selectable<ApiKeysTable>
 export type OrderRow = Selectable<OrdersTable>
 export type OrderLineRow = Selectable<OrderLinesTable>
 export type FulfilmentRow = Selectable<FulfilmentsTable>
 export type FulfilmentLineRow = Selectable<FulfilmentLinesTable>
 export type ProductRow = Selectable<ProductsTable>
-export type ProductChannelStateRow = Selectable<ProductChannelStateTable>
+
+/** Splits a list into chunks small enough for one IN (...) list on every dialect. */
+export function chunks<T>(items: readonly T[], size = 500): T[][] {
+  const out: T[][] = []
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
+  return out
+}
+
+/** Runs `query` for each IN-list-sized chunk of `items`, one after the other, and joins the rows. */
+export async function selectInChunks<T, R>(items: readonly T[], query: (chunk: T[]) => Promise<R[]>): Promise<R[]> {
+  const out: R[] = []
+  for (const chunk of chunks(items)) out.push(...await query(chunk))
+  return out
+}
+
+/** Rows grouped by `keyOf`, each group in the rows' order (children for their parents). */
+export function groupBy<R, K>(rows: readonly R[], keyOf: (row: R) => K): Map<K, R[]> {
+  const groups = new Map<K, R[]>()
+  for (const row of rows) {
+    const key = keyOf(row)
+    const group = groups.get(key)
+    if (group) group.push(row)
+    else groups.set(key, [row])
+  }
+  return groups
+}

@@ -1,4 +1,5 @@
 import type { ServiceDefinition } from '../../core/service.js'
+import { marketplaceConfig, type MarketplaceSettings } from './config.js'
 import { buildMarketplaceApp } from './app.js'
 import type { MarketplaceDb } from './db.js'
 import { marketplaceMigrations } from './migrations/index.js'
@@ -6,24 +7,27 @@ import { marketplaceMigrations } from './migrations/index.js'
 export { createApiKey, listApiKeys, revokeApiKey, KeyInputError } from './modules/keys/keys.service.js'
 export { marketplaceMigrations } from './migrations/index.js'
 
-export const marketplaceService: ServiceDefinition = {
+export const marketplaceService: ServiceDefinition<MarketplaceSettings> = {
   name: 'marketplace',
   description: 'merchant/channel order and product synchronisation API v2',
   migrations: marketplaceMigrations,
-  async create({ config, database, logger, clock }) {
+  config: marketplaceConfig,
+  async create({ settings, database, logger, platform }) {
     const app = await buildMarketplaceApp({
       db: database.db as MarketplaceDb,
       logger: logger.child({ service: 'marketplace' }),
-      clock,
-      pageSize: config.marketplace.pageSize
+      clock: platform.clock,
+      pageSize: settings.pageSize,
+      compat: settings.compat
     })
     return {
       app,
       notes: [
-        'auth: API keys (apikey query parameter or X-CE-KEY header), stored hashed',
-        '      merchant key: quartet keys create --customer ACME --role merchant',
-        '      channel key:  quartet keys create --customer ACME --role channel --channel bol',
-        `      list pages: ${config.marketplace.pageSize} items (MARKETPLACE_PAGE_SIZE)`
+        'auth: API keys (apikey query parameter, X-CE-KEY or apikey header), stored hashed',
+        { hint: 'merchant key', command: 'npx quartet keys create --customer ACME --role merchant' },
+        { hint: 'channel key', command: 'npx quartet keys create --customer ACME --role channel --channel bol' },
+        `      list pages: ${settings.pageSize} items (MARKETPLACE_PAGE_SIZE)`,
+        `      response shapes: ${settings.compat} (MARKETPLACE_COMPAT)`
       ]
     }
   }

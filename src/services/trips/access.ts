@@ -1,7 +1,7 @@
-import { AppError } from '../../core/errors/app-error.js'
 import type { TourRow, UserRow } from './db.js'
 import type { MembersRepository } from './modules/members/members.repository.js'
 import type { UsersRepository } from './modules/users/users.repository.js'
+import { tripsError, tripsErrors } from './errors.js'
 
 /** The verified principal: the e-mail claim of the bearer token. */
 export interface Caller {
@@ -10,22 +10,24 @@ export interface Caller {
 
 export interface AccessDeps {
   users: Pick<UsersRepository, 'findByEmail'>
-  members: Pick<MembersRepository, 'tourWithMembership'>
+  members: Pick<MembersRepository, 'tourWithMembership' | 'shareATour'>
   /** "owner" enforces the ownership rules; "open" is the original's no-ownership behaviour. */
   authz: 'owner' | 'open'
 }
 
 /**
  * Ownership rules, in one place: a caller acts as the user with their token's e-mail; tour
- * members read and change a tour and its plans; only its creator deletes. A tour the caller
- * cannot see answers 404, so its existence does not leak.
+ * members read and change a tour and its plans; only its creator deletes; a profile is read by
+ * its owner and by the members of a tour they share. A tour or user the caller cannot see
+ * answers 404, so its existence does not leak. A caller without a user may only create theirs
+ * and look it up; everything else answers 403 TRIPS_CALLER_UNKNOWN.
  */
 export function createAccess(deps: AccessDeps) {
   const enforced = deps.authz === 'owner'
 
   async function callerUser(caller: Caller): Promise<UserRow> {
     const user = await deps.users.findByEmail(caller.email)
-    if (!user) throw new AppError('TRIPS_CALLER_UNKNOWN')
+    if (!user) throw tripsError('TRIPS_CALLER_UNKNOWN')
     return user
   }
 
@@ -34,17 +36,25 @@ export function createAccess(deps: AccessDeps) {
     return enforced ? (await callerUser(caller)).id : undefined
   }
 
+  const isSelf = (caller: Caller, user: UserRow) => user.email_key === caller.email.toLowerCase()
+
   async function memberTour(caller: Caller, tourId: number): Promise<{ tour: TourRow; viewer: number | undefined }> {
     const found = await deps.members.tourWithMembership(tourId, caller.email)
-    if (!found) throw new AppError('TRIPS_TOUR_NOT_FOUND')
-    if (!enforced) return { tour: found.tour, viewer: undefined }
-    if (!found.isMember) throw new AppError('TRIPS_TOUR_NOT_FOUND')
+    if (!enforced) {
+      if (!found) throw tripsError('TRIPS_TOUR_NOT_FOUND')
+      return { tour: found.tour, viewer: undefined }
+    }
+    // The caller check comes first: an unknown caller learns nothing about the tour.
+    if (!found) {
+      await callerUser(caller)
+      throw tripsError('TRIPS_TOUR_NOT_FOUND')
+    }
+    if (found.viewerId === undefined) throw tripsError('TRIPS_CALLER_UNKNOWN')
+    if (!found.isMember) throw tripsError('TRIPS_TOUR_NOT_FOUND')
     return { tour: found.tour, viewer: found.viewerId }
   }
 
   return {
-    enforced,
-    callerUser,
     viewerId,
     /** The tour, if the caller is a member (or rules are open); 404 otherwise. */
     async readableTour(caller: Caller, tourId: number): Promise<TourRow> {
@@ -53,16 +63,33 @@ export function createAccess(deps: AccessDeps) {
     /** The tour, if the caller created it; 404 to non-members, 403 to other members. */
     async ownedTour(caller: Caller, tourId: number): Promise<TourRow> {
       const { tour, viewer } = await memberTour(caller, tourId)
-      if (viewer !== undefined && tour.creator_id !== viewer) throw new AppError('TRIPS_NOT_CREATOR')
+      if (viewer !== undefined && tour.creator_id !== viewer) throw tripsError('TRIPS_NOT_CREATOR')
       return tour
+    },
+    /**
+     * A profile (emergency contact included) is for its owner and for members of a tour they
+     * share; anyone else gets the same 404 as for an unknown user.
+     */
+    async readableUser(caller: Caller, user: UserRow | undefined): Promise<UserRow> {
+      if (!user) throw tripsError('TRIPS_USER_NOT_FOUND')
+      if (!enforced || isSelf(caller, user)) return user
+      const viewer = await deps.users.findByEmail(caller.email)
+      if (!viewer || !(await deps.members.shareATour(viewer.id, user.id))) throw tripsError('TRIPS_USER_NOT_FOUND')
+      return user
+    },
+    /** A user record may only carry the caller's own e-mail, so no one claims another's address. */
+    assertOwnEmail(caller: Caller, email: string): void {
+      if (enforced && email.toLowerCase() !== caller.email.toLowerCase()) {
+        throw tripsError('TRIPS_EMAIL_NOT_YOURS', undefined, { details: [{ pointer: '/email_address', message: tripsErrors.TRIPS_EMAIL_NOT_YOURS.message }] })
+      }
     },
     /** Only the user themself may change or delete their user. */
     async assertSelf(caller: Caller, user: UserRow): Promise<void> {
-      if (enforced && user.email_key !== caller.email.toLowerCase()) throw new AppError('TRIPS_NOT_OWNER')
+      if (enforced && !isSelf(caller, user)) throw tripsError('TRIPS_NOT_OWNER')
     },
     /** A tour may only be created with the caller as its creator. */
     async assertCreator(caller: Caller, creator: UserRow): Promise<void> {
-      if (enforced && creator.email_key !== caller.email.toLowerCase()) throw new AppError('TRIPS_CREATOR_MISMATCH')
+      if (enforced && creator.email_key !== caller.email.toLowerCase()) throw tripsError('TRIPS_CREATOR_MISMATCH')
     }
   }
 }

@@ -1,11 +1,11 @@
 import { generateKeyPairSync, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto'
 import { SignJWT, createRemoteJWKSet } from 'jose'
 import type { FastifyRequest } from 'fastify'
-import { AppError } from '../../core/errors/app-error.js'
 import { bearerToken, createJwtVerifier, type JwtVerifier } from '../../core/auth/jwt.js'
 import { loadOrCreateSecret, type PersistedSecret } from '../../core/secrets.js'
-import type { Config } from '../../core/config/config.js'
+import type { TripsSettings } from './config.js'
 import type { Caller } from './access.js'
+import { tripsError } from './errors.js'
 
 export const DEV_ISSUER = 'quartet-dev'
 export const DEV_AUDIENCE = 'quartet-trips'
@@ -40,8 +40,7 @@ export async function signDevToken(key: DevSigningKey, email: string, ttlSeconds
 }
 
 /** External IdP (JWKS + issuer + audience, RS256/ES256) when configured; otherwise the local dev key. */
-export function createTripsVerifier(config: Config, clock: () => Date): { verifier: JwtVerifier; mode: 'jwks' | 'dev'; devKey?: DevSigningKey } {
-  const trips = config.trips
+export function createTripsVerifier(trips: TripsSettings, dataDir: string, clock: () => Date): { verifier: JwtVerifier; mode: 'jwks' | 'dev'; devKey?: DevSigningKey } {
   if (trips.jwksUrl) {
     return {
       mode: 'jwks',
@@ -50,15 +49,16 @@ export function createTripsVerifier(config: Config, clock: () => Date): { verifi
         algorithms: ['RS256', 'ES256'],
         issuer: trips.issuer,
         audience: trips.audience,
-        clock
+        clock,
+        maxLifetimeSeconds: trips.tokenMaxLifetimeSeconds
       })
     }
   }
-  const devKey = loadDevSigningKey(config.dataDir)
+  const devKey = loadDevSigningKey(dataDir)
   return {
     mode: 'dev',
     devKey,
-    verifier: createJwtVerifier({ key: devKey.publicKey, algorithms: ['ES256'], issuer: DEV_ISSUER, audience: DEV_AUDIENCE, clock })
+    verifier: createJwtVerifier({ key: devKey.publicKey, algorithms: ['ES256'], issuer: DEV_ISSUER, audience: DEV_AUDIENCE, clock, maxLifetimeSeconds: trips.tokenMaxLifetimeSeconds })
   }
 }
 
@@ -66,16 +66,16 @@ export function createTripsVerifier(config: Config, clock: () => Date): { verifi
 export function createAuthenticator(verifier: JwtVerifier, emailClaim: string) {
   return async function authenticate(request: FastifyRequest): Promise<Caller> {
     const token = bearerToken(request.headers.authorization)
-    if (!token) throw new AppError('TRIPS_NOT_AUTHENTICATED', undefined, { headers: { 'www-authenticate': 'Bearer' } })
+    if (!token) throw tripsError('TRIPS_NOT_AUTHENTICATED', undefined, { headers: { 'www-authenticate': 'Bearer' } })
     let payload
     try {
       payload = await verifier.verify(token)
     } catch {
-      throw new AppError('TRIPS_NOT_AUTHENTICATED', undefined, { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } })
+      throw tripsError('TRIPS_NOT_AUTHENTICATED', undefined, { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } })
     }
     const email = payload[emailClaim]
     if (typeof email !== 'string' || email.length === 0) {
-      throw new AppError('TRIPS_NOT_AUTHENTICATED', undefined, { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } })
+      throw tripsError('TRIPS_NOT_AUTHENTICATED', undefined, { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } })
     }
     return { email }
   }

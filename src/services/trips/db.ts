@@ -1,4 +1,4 @@
-import type { Generated, Kysely, Selectable } from 'kysely'
+import type { ExpressionBuilder, Generated, Kysely, Selectable } from 'kysely'
 
 export const PLAN_TEXT_FIELDS = [
   'hazard_weather', 'hazard_avalanche', 'hazard_summary', 'route_preview', 'route_alternative',
@@ -46,3 +46,13 @@ export type UserRow = Selectable<UsersTable>
 export type TourRow = Selectable<ToursTable>
 export type PlanRow = Selectable<PlansTable>
 export type TourUserRow = Selectable<TourUsersTable>
+
+/**
+ * The tour-viewer filter: keeps rows whose tour link (`trips_tour_users as link`) is a tour the
+ * viewer also belongs to. One fragment for every query that lists another user's tours or links.
+ */
+export function linkedTourSharedWith(viewerId: number) {
+  return (eb: ExpressionBuilder<TripsTables & { link: TourUsersTable }, 'link'>) =>
+    eb.exists(eb.selectFrom('trips_tour_users as mine').select('mine.id')
+      .whereRef('mine.tour_id', '=', 'link.tour_id').where('mine.user_id', '=', viewerId))
+}

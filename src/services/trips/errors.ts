@@ -1,5 +1,29 @@
 import { STATUS_CODES } from 'node:http'
-import type { ErrorFormatter } from '../../core/http/errors.js'
+import type { ErrorFormatter } from '../../core/http/plugins/error-shape.js'
+import { commonErrors, type CommonErrorCode } from '../../core/errors/common.js'
+import { defineErrors } from '../../core/errors/define.js'
+
+
+export const tripsErrors = {
+  TRIPS_NOT_AUTHENTICATED: { status: 401, message: 'Not Authenticated' },
+  TRIPS_VALIDATION_FAILED: { status: 422, message: 'A parameter is missing or invalid.' },
+  TRIPS_USER_NOT_FOUND: { status: 404, message: 'No such user.' },
+  TRIPS_TOUR_NOT_FOUND: { status: 404, message: 'No such tour.' },
+  TRIPS_PLAN_NOT_FOUND: { status: 404, message: 'No such plan.' },
+  TRIPS_EMAIL_TAKEN: { status: 422, message: 'A user with this e-mail address already exists.' },
+  TRIPS_MEMBER_EXISTS: { status: 422, message: 'User Tour relationship already exists' },
+  TRIPS_MEMBER_USER_UNKNOWN: { status: 422, message: 'User must exist' },
+  TRIPS_CALLER_UNKNOWN: { status: 403, message: 'No user has the e-mail address of this token; create it with POST /user first.' },
+  TRIPS_EMAIL_NOT_YOURS: { status: 403, message: "email_address must be your token's e-mail address: a user can only be created (or changed) for yourself." },
+  TRIPS_NOT_OWNER: { status: 403, message: 'Only the user themself may change this user.' },
+  TRIPS_NOT_CREATOR: { status: 403, message: 'Only the tour creator may do this.' },
+  TRIPS_CREATOR_MISMATCH: { status: 403, message: 'A tour can only be created with yourself as creator.' }
+} as const
+
+export type TripsErrorCode = keyof typeof tripsErrors | CommonErrorCode
+
+/** Raises one of this service's errors, or a common one. */
+export const tripsError = defineErrors({ ...commonErrors, ...tripsErrors })
 
 /**
  * Trips answers errors in JSON:API shape: one entry per problem with status, code, title, detail
@@ -11,16 +35,14 @@ export const tripsErrorFormatter: ErrorFormatter = (error, request) => {
     return { statusCode: 401, body: { errors: ['Not Authenticated'] } }
   }
   // A non-numeric id in the path names no resource: 404, as for an unknown numeric id.
-  if (error.code === 'VALIDATION_FAILED' && error.details?.every((d) => d.location === 'params')) {
+  if (error.code === 'TRIPS_VALIDATION_FAILED' && error.details?.length && error.details.every((d) => d.location === 'params')) {
     const detail = `Nothing matches ${request.url.split('?')[0]}: ids are numeric.`
     return {
       statusCode: 404,
       body: { errors: [{ status: '404', code: 'NOT_FOUND', title: 'Not Found', detail }], meta: { request_id: request.id } }
     }
   }
-  const validation = error.code === 'VALIDATION_FAILED' || error.code === 'TRIPS_VALIDATION_FAILED'
-  const statusCode = validation ? 422 : error.statusCode
-  const code = validation ? 'TRIPS_VALIDATION_FAILED' : error.code
+  const { statusCode, code } = error
   const title = STATUS_CODES[statusCode] ?? 'Error'
   const details = error.details && error.details.length > 0 ? error.details : [{ message: error.message }]
   return {

@@ -1,31 +1,34 @@
-import type { ServiceDefinition } from '../../core/service.js'
+import type { ServiceDefinition, StartupNote } from '../../core/service.js'
+import { tripsConfig, type TripsSettings } from './config.js'
 import { fingerprint } from '../../core/secrets.js'
 import { buildTripsApp } from './app.js'
 import { createAuthenticator, createTripsVerifier } from './auth.js'
 import type { TripsDb } from './db.js'
 import { tripsMigrations } from './migrations/index.js'
 
-export const tripsService: ServiceDefinition = {
+export const tripsService: ServiceDefinition<TripsSettings> = {
   name: 'trips',
   description: 'trip-planning REST API',
   migrations: tripsMigrations,
-  async create({ config, database, logger, clock }) {
-    const { verifier, mode, devKey } = createTripsVerifier(config, clock)
+  config: tripsConfig,
+  async create({ config, settings, database, logger, platform }) {
+    const clock = platform.clock
+    const { verifier, mode, devKey } = createTripsVerifier(settings, config.dataDir, clock)
     const app = await buildTripsApp({
       db: database.db as TripsDb,
-      config: config.trips,
-      authenticate: createAuthenticator(verifier, config.trips.emailClaim),
+      config: settings,
+      authenticate: createAuthenticator(verifier, settings.emailClaim),
       logger: logger.child({ service: 'trips' }),
       clock
     })
-    const notes = mode === 'jwks'
-      ? [`auth: tokens from ${config.trips.issuer} (JWKS ${config.trips.jwksUrl}, audience ${config.trips.audience})`]
+    const notes: StartupNote[] = mode === 'jwks'
+      ? [`auth: tokens from ${settings.issuer} (JWKS ${settings.jwksUrl}, audience ${settings.audience})`]
       : [
           `auth: development signing key ${fingerprint(devKey?.secret.value ?? '')} in ${devKey?.secret.file}`,
-          '      get a token: quartet token trips --email you@example.com'
+          { hint: 'get a token', command: 'npx quartet token trips --email you@example.com' }
         ]
-    if (config.trips.compat === 'original') notes.push('compat: original (boolean complete, timestamp dates, user lookup as array)')
-    if (config.trips.authz === 'open') notes.push('authz: open (no ownership checks; any valid token may change anything)')
+    if (settings.compat === 'original') notes.push('compat: original (boolean complete, timestamp dates, user lookup as array)')
+    if (settings.authz === 'open') notes.push('authz: open (no ownership checks; any valid token may change anything)')
     return { app, notes }
   }
 }

@@ -6,7 +6,7 @@ test('parallel edits and deletes of one post: no 5xx, one winner for delete, exa
   const f = await startFeed()
   const base = await f.listen()
   const { token } = await f.user('ann@example.com')
-  const events = collectPosts(await connectClient(base))
+  const events = collectPosts(await connectClient(base, { token }))
   const created = await f.form(token, 'POST', '/feed/post', { title: 'Contended post', content: 'Everyone edits me' }, png())
   const id = created.json.post._id as string
   const imageUrl = created.json.post.imageUrl as string
@@ -43,7 +43,7 @@ test('parallel edits of one post: the final row equals the last update event', a
   const f = await startFeed()
   const base = await f.listen()
   const { token } = await f.user('bob@example.com')
-  const events = collectPosts(await connectClient(base))
+  const events = collectPosts(await connectClient(base, { token }))
   const created = await f.form(token, 'POST', '/feed/post', { title: 'Edited post', content: 'Original text' }, png())
   const id = created.json.post._id as string
   const responses = await Promise.all(Array.from({ length: 12 }, (_, i) =>

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { collectPosts, connectClient, png, startFeed, waitFor } from '../../helpers/feed.js'
 
-test('Socket.IO "posts": create (creator populated), update and delete reach anonymous and authenticated listeners', async () => {
-  const f = await startFeed()
+test('Socket.IO "posts": create (creator populated), update and delete reach anonymous (FEED_SOCKET_ANONYMOUS=1) and authenticated listeners', async () => {
+  const f = await startFeed({ env: { FEED_SOCKET_ANONYMOUS: '1' } })
   const base = await f.listen()
   const { token, userId } = await f.user('ann@example.com', 'Ann')
   const anonymous = collectPosts(await connectClient(base))
@@ -32,7 +32,7 @@ test('rejected writes emit nothing', async () => {
   const base = await f.listen()
   const ann = await f.user('ann@example.com')
   const bob = await f.user('bob@example.com')
-  const events = collectPosts(await connectClient(base))
+  const events = collectPosts(await connectClient(base, { token: bob.token }))
   const post = await f.form(ann.token, 'POST', '/feed/post', { title: 'Ann writes', content: 'Some content' }, png())
   await waitFor(() => events.length === 1)
   assert.equal((await f.form(ann.token, 'POST', '/feed/post', { title: 'x', content: 'y' }, png())).status, 422)
@@ -42,14 +42,6 @@ test('rejected writes emit nothing', async () => {
   await f.call(ann.token, 'DELETE', `/feed/post/${post.json.post._id}`)
   await waitFor(() => events.length === 2)
   assert.deepEqual(events.map((e) => e.action), ['create', 'delete'])
-})
-
-test('a handshake with a bad token is refused; without a token it is allowed', async () => {
-  const f = await startFeed()
-  const base = await f.listen()
-  await assert.rejects(connectClient(base, { token: 'not-a-token' }), /Not authenticated/)
-  const socket = await connectClient(base)
-  assert.ok(socket.connected)
 })
 
 test('two instances on one database and Redis deliver each other\'s events', async (t) => {
@@ -62,10 +54,10 @@ test('two instances on one database and Redis deliver each other\'s events', asy
   const one = await startFeed({ redisUrl, redisKey })
   const two = await startFeed({ redisUrl, redisKey, database: one.database })
   const [baseOne, baseTwo] = [await one.listen(), await two.listen()]
-  const onOne = collectPosts(await connectClient(baseOne))
-  const onTwo = collectPosts(await connectClient(baseTwo))
-
   const ann = await one.user('ann@example.com', 'Ann')
+  const onOne = collectPosts(await connectClient(baseOne, { token: ann.token }))
+  const onTwo = collectPosts(await connectClient(baseTwo, { token: ann.token }))
+
   const created = await one.form(ann.token, 'POST', '/feed/post', { title: 'From instance one', content: 'Crosses Redis' }, png())
   assert.equal(created.status, 201)
   await waitFor(() => onOne.length === 1 && onTwo.length === 1, 5000, 'create on both instances')

@@ -62,7 +62,8 @@ test('the merchant ↔ channel order story: create, fetch, acknowledge, ship, ba
   const ship = await m.call(mk, 'POST', '/shipments', { MerchantShipmentReference: 'SH-1', MerchantOrderReference: 'SO-1', TrackTraceNo: '3SABC', Method: 'PostNL', Lines: [{ MerchantOrderLineReference: 'SO-1-1', Quantity: 4 }] })
   assert.equal(ship.status, 201, ship.body)
   assert.equal(ship.json.Content.TrackTraceNo, '3SABC')
-  assert.deepEqual(ship.json.Content.Lines, [{ MerchantOrderLineReference: 'SO-1-1', ChannelOrderLineReference: 'BOL-1-L1', Quantity: 4 }])
+  // No channel acknowledged SHIRT-S in this story: its ChannelProductReference is null.
+  assert.deepEqual(ship.json.Content.Lines, [{ MerchantOrderLineReference: 'SO-1-1', ChannelOrderLineReference: 'BOL-1-L1', MerchantProductReference: 'SHIRT-S', ChannelProductReference: null, Quantity: 4 }])
   let s = await status()
   assert.equal(s.order, 'IN_COMBI')
   assert.deepEqual(s.lines, ['IN_PROGRESS', 'IN_PROGRESS'])

@@ -5,9 +5,9 @@ import { silentLogger } from '../../../src/core/logger.js'
 import type { App } from '../../../src/core/http/server.js'
 import { buildMarketplaceApp } from '../../../src/services/marketplace/app.js'
 import type { MarketplaceDb } from '../../../src/services/marketplace/db.js'
-import { createAuthenticator } from '../../../src/services/marketplace/auth.js'
+import { createAuthenticator } from '../../../src/services/marketplace/http/api-key.js'
 import { createKeysRepository } from '../../../src/services/marketplace/modules/keys/keys.repository.js'
-import { createReadCache } from '../../../src/services/marketplace/read-cache.js'
+import { createReadCache } from '../../../src/services/marketplace/http/read-cache.js'
 import { orderBody, product, startMarketplace, type MarketplaceHarness } from '../../helpers/marketplace.js'
 
 /**

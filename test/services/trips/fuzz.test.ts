@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { Compile } from 'typebox/compile'
 import { startTrips } from '../../helpers/trips.js'
 import { fuzzService } from '../../helpers/fuzz.js'
-import { JsonApiErrors, NotAuthenticated } from '../../../src/services/trips/schemas.js'
+import { JsonApiErrors, NotAuthenticated } from '../../../src/services/trips/http/jsonapi.js'
 
 test('fuzz: malformed and random requests to every trips route never 5xx, always answer in the error shape, and rejected writes change nothing', async () => {
   const trips = await startTrips()

@@ -8,25 +8,37 @@ async function user(trips: TripsHarness, email: string): Promise<string> {
   return res.json.data.id
 }
 
+let crews = 0
+/** Fresh users for one subtest — ann creates tours, bob joins them, eve is a stranger — so subtests share no rows. */
+async function crew(trips: TripsHarness) {
+  const n = ++crews
+  const [ann, bob, eve] = [`ann${n}@example.com`, `bob${n}@example.com`, `eve${n}@example.com`]
+  const [annId, bobId] = [await user(trips, ann), await user(trips, bob)]
+  await user(trips, eve)
+  return { ann, bob, eve, annId, bobId }
+}
+
+/** Ann's tour (Rogers Pass, 2027-01-15), with bob as a member unless `join` is false. */
+async function rogersPass(trips: TripsHarness, { ann, bob, annId }: { ann: string; bob: string; annId: string }, join = true): Promise<string> {
+  const tour = await trips.call(ann, 'POST', `/user/${annId}/tour`, { date: '2027-01-15', location: 'Rogers Pass' })
+  assert.equal(tour.status, 200, tour.body)
+  if (join) assert.equal((await trips.call(ann, 'POST', '/tour_user', { email_address: bob, tour_id: Number(tour.json.data.id) })).status, 200)
+  return tour.json.data.id
+}
+
 test('tours: create, list, read, update, delete with membership rules', async (t) => {
   const trips = await startTrips()
-  const ann = 'ann@example.com'
-  const bob = 'bob@example.com'
-  const eve = 'eve@example.com'
-  const annId = await user(trips, ann)
-  const bobId = await user(trips, bob)
-  await user(trips, eve)
-  let tourId = ''
 
   await t.test('POST /user/{id}/tour creates with 200; date as YYYY-MM-DD, complete as a string, creator_id an integer', async () => {
+    const { ann, annId } = await crew(trips)
     const res = await trips.call(ann, 'POST', `/user/${annId}/tour`, { date: '2027-01-15', location: 'Rogers Pass' })
     assert.equal(res.status, 200)
     assert.equal(res.json.data.type, 'tour')
     assert.deepEqual(res.json.data.attributes, { date: '2027-01-15', location: 'Rogers Pass', creator_id: Number(annId), complete: 'false' })
-    tourId = res.json.data.id
   })
 
   await t.test('a timestamp date is stored as its UTC date; impossible dates are 422', async () => {
+    const { ann, annId } = await crew(trips)
     const res = await trips.call(ann, 'POST', `/user/${annId}/tour`, { date: '2027-03-01T00:00:00.000Z', location: 'X', complete: 'true' })
     assert.equal(res.json.data.attributes.date, '2027-03-01')
     assert.equal(res.json.data.attributes.complete, 'true')
@@ -38,6 +50,7 @@ test('tours: create, list, read, update, delete with membership rules', async (t
   })
 
   await t.test('POST /tour needs creator_id; you can only create tours as yourself', async () => {
+    const { bob, annId, bobId } = await crew(trips)
     const top = await trips.call(bob, 'POST', '/tour', { date: '2027-05-05', location: 'Bugaboos', creator_id: Number(bobId) })
     assert.equal(top.status, 200)
     assert.equal(top.json.data.attributes.creator_id, Number(bobId))
@@ -49,6 +62,9 @@ test('tours: create, list, read, update, delete with membership rules', async (t
   })
 
   await t.test('non-members get 404 for the tour; members read it by both paths', async () => {
+    const people = await crew(trips)
+    const { ann, eve, annId } = people
+    const tourId = await rogersPass(trips, people, false)
     assert.equal((await trips.call(eve, 'GET', `/tour/${tourId}`)).status, 404)
     assert.equal((await trips.call(ann, 'GET', `/tour/${tourId}`)).status, 200)
     assert.equal((await trips.call(ann, 'GET', `/user/${annId}/tour/${tourId}`)).json.data.id, tourId)
@@ -56,6 +72,10 @@ test('tours: create, list, read, update, delete with membership rules', async (t
   })
 
   await t.test('GET /tour?user_id= and /user/{id}/tour list created and joined tours in order; others see only shared ones', async () => {
+    const people = await crew(trips)
+    const { ann, bob, eve, bobId } = people
+    const tourId = await rogersPass(trips, people, false)
+    assert.equal((await trips.call(bob, 'POST', '/tour', { date: '2027-05-05', location: 'Bugaboos', creator_id: Number(bobId) })).status, 200)
     const added = await trips.call(ann, 'POST', '/tour_user', { email_address: bob, tour_id: Number(tourId) })
     assert.equal(added.status, 200)
     const viaQuery = await trips.call(bob, 'GET', `/tour?user_id=${bobId}`)
@@ -70,6 +90,9 @@ test('tours: create, list, read, update, delete with membership rules', async (t
   })
 
   await t.test('members update with 202 (PATCH and PUT, strings cast); non-members 404', async () => {
+    const people = await crew(trips)
+    const { ann, bob, eve, annId } = people
+    const tourId = await rogersPass(trips, people)
     const res = await trips.call(bob, 'PATCH', `/tour/${tourId}?location=deathstar&complete=true`)
     assert.equal(res.status, 202)
     assert.deepEqual(res.json.data.attributes, { date: '2027-01-15', location: 'deathstar', creator_id: Number(annId), complete: 'true' })
@@ -79,6 +102,9 @@ test('tours: create, list, read, update, delete with membership rules', async (t
   })
 
   await t.test('plans: members create (empty body → "nil"), route_avalanche aliases route_alternative, both emitted', async () => {
+    const people = await crew(trips)
+    const { ann, bob, eve, annId, bobId } = people
+    const tourId = await rogersPass(trips, people)
     const empty = await trips.call(bob, 'POST', `/user/${bobId}/tour/${tourId}/plan`, {})
     assert.equal(empty.status, 200)
     const attrs = empty.json.data.attributes
@@ -106,6 +132,10 @@ test('tours: create, list, read, update, delete with membership rules', async (t
   })
 
   await t.test('only the creator deletes a tour; its plans and links go with it', async () => {
+    const people = await crew(trips)
+    const { ann, bob, annId } = people
+    const tourId = await rogersPass(trips, people)
+    assert.equal((await trips.call(ann, 'POST', '/plan', { tour_id: Number(tourId) })).status, 200)
     const del = await trips.call(bob, 'DELETE', `/tour/${tourId}`)
     assert.equal(del.status, 403)
     assert.equal(del.json.errors[0].code, 'TRIPS_NOT_CREATOR')
@@ -125,57 +155,67 @@ test('tours: create, list, read, update, delete with membership rules', async (t
 
 test('tour members: add by e-mail, list both ways, duplicates and unknown users are 422', async (t) => {
   const trips = await startTrips()
-  const ann = 'ann@example.com'
-  const annId = await user(trips, ann)
-  const bobId = await user(trips, 'bob@example.com')
-  await user(trips, 'eve@example.com')
-  const tourId = (await trips.call(ann, 'POST', `/user/${annId}/tour`, { date: '2027-01-15', location: 'Rogers Pass' })).json.data.id
 
   await t.test('POST /tour_user (query string, no body) links a user found case-insensitively', async () => {
-    const res = await trips.call(ann, 'POST', `/tour_user?email_address=BOB@example.com&tour_id=${tourId}`)
+    const people = await crew(trips)
+    const tourId = await rogersPass(trips, people, false)
+    const res = await trips.call(people.ann, 'POST', `/tour_user?email_address=${people.bob.toUpperCase()}&tour_id=${tourId}`)
     assert.equal(res.status, 200)
-    assert.deepEqual(res.json.data.attributes, { tour_id: tourId, user_id: bobId })
+    assert.deepEqual(res.json.data.attributes, { tour_id: tourId, user_id: people.bobId })
     assert.equal(res.json.data.type, 'tour_user')
   })
 
   await t.test('an empty JSON body with a JSON content type is accepted (browser clients send it)', async () => {
-    await user(trips, 'cat@example.com')
+    const people = await crew(trips)
+    const tourId = await rogersPass(trips, people, false)
     const res = await trips.app.inject({
-      method: 'POST', url: `/api/private/v1/tour_user?email_address=cat@example.com&tour_id=${tourId}`,
-      headers: { authorization: `Bearer ${await trips.token(ann)}`, 'content-type': 'application/json' }
+      method: 'POST', url: `/api/private/v1/tour_user?email_address=${people.bob}&tour_id=${tourId}`,
+      headers: { authorization: `Bearer ${await trips.token(people.ann)}`, 'content-type': 'application/json' }
     })
     assert.equal(res.statusCode, 200, res.body)
   })
 
   await t.test('duplicates and unknown e-mails are 422; non-members cannot add (404)', async () => {
-    const dup = await trips.call(ann, 'POST', '/tour_user', { email_address: 'bob@example.com', tour_id: Number(tourId) })
+    const people = await crew(trips)
+    const { ann, bob, eve } = people
+    const tourId = await rogersPass(trips, people)
+    const dup = await trips.call(ann, 'POST', '/tour_user', { email_address: bob, tour_id: Number(tourId) })
     assert.equal(dup.status, 422)
     assert.equal(dup.json.errors[0].detail, 'User Tour relationship already exists')
     const unknown = await trips.call(ann, 'POST', '/tour_user', { email_address: 'ghost@example.com', tour_id: Number(tourId) })
     assert.equal(unknown.status, 422)
     assert.equal(unknown.json.errors[0].code, 'TRIPS_MEMBER_USER_UNKNOWN')
-    assert.equal((await trips.call('eve@example.com', 'POST', '/tour_user', { email_address: 'eve@example.com', tour_id: Number(tourId) })).status, 404)
-    assert.equal((await trips.call(ann, 'POST', '/tour_user', { email_address: 'eve@example.com', tour_id: 99999 })).status, 404)
+    assert.equal((await trips.call(eve, 'POST', '/tour_user', { email_address: eve, tour_id: Number(tourId) })).status, 404)
+    assert.equal((await trips.call(ann, 'POST', '/tour_user', { email_address: eve, tour_id: 99999 })).status, 404)
   })
 
   await t.test('GET /tour_user?tour_id= lists users, creator first; ?user_id= lists that user\'s links', async () => {
-    const users = await trips.call('bob@example.com', 'GET', `/tour_user?tour_id=${tourId}`)
-    assert.deepEqual(users.json.data.map((u: any) => [u.type, u.attributes.email_address]), [['user', 'ann@example.com'], ['user', 'bob@example.com'], ['user', 'cat@example.com']])
+    const people = await crew(trips)
+    const { ann, bob, eve, bobId } = people
+    const tourId = await rogersPass(trips, people)
+    const cat = `cat${crews}@example.com`
+    await user(trips, cat)
+    assert.equal((await trips.call(bob, 'POST', '/tour_user', { email_address: cat, tour_id: Number(tourId) })).status, 200)
+    const users = await trips.call(bob, 'GET', `/tour_user?tour_id=${tourId}`)
+    assert.deepEqual(users.json.data.map((u: any) => [u.type, u.attributes.email_address]), [['user', ann], ['user', bob], ['user', cat]])
     const links = await trips.call(ann, 'GET', `/tour_user?user_id=${bobId}`)
     assert.deepEqual(links.json.data.map((l: any) => [l.type, l.attributes]), [['tour_user', { tour_id: tourId, user_id: bobId }]])
-    assert.deepEqual((await trips.call('eve@example.com', 'GET', `/tour_user?user_id=${bobId}`)).json.data, [])
-    assert.equal((await trips.call('eve@example.com', 'GET', `/tour_user?tour_id=${tourId}`)).status, 404)
+    assert.deepEqual((await trips.call(eve, 'GET', `/tour_user?user_id=${bobId}`)).json.data, [])
+    assert.equal((await trips.call(eve, 'GET', `/tour_user?tour_id=${tourId}`)).status, 404)
     assert.equal((await trips.call(ann, 'GET', '/tour_user')).status, 422)
   })
 
   await t.test('two clients adding the same member at once: exactly one link, one 422', async () => {
-    await user(trips, 'dan@example.com')
+    const people = await crew(trips)
+    const { ann, bob } = people
+    const tourId = await rogersPass(trips, people)
+    const dan = `dan${crews}@example.com`
+    const danId = await user(trips, dan)
     const attempts = await Promise.all(Array.from({ length: 8 }, (_, i) =>
-      trips.call(i % 2 ? ann : 'bob@example.com', 'POST', '/tour_user', { email_address: 'dan@example.com', tour_id: Number(tourId) })))
+      trips.call(i % 2 ? ann : bob, 'POST', '/tour_user', { email_address: dan, tour_id: Number(tourId) })))
     const statuses = attempts.map((a) => a.status).sort()
     assert.deepEqual(statuses, [200, 422, 422, 422, 422, 422, 422, 422])
-    const dan = (await trips.call(ann, 'GET', '/user/dan@example.com')).json.data.id
-    const rows = await trips.database.db.selectFrom('trips_tour_users').selectAll().where('user_id', '=', Number(dan)).execute()
+    const rows = await trips.database.db.selectFrom('trips_tour_users').selectAll().where('user_id', '=', Number(danId)).execute()
     assert.equal(rows.length, 1)
   })
 })

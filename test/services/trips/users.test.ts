@@ -1,7 +1,14 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { startTrips } from '../../helpers/trips.js'
+import { startTrips, type TripsHarness } from '../../helpers/trips.js'
 import { TRIPS_PREFIX } from '../../../src/services/trips/app.js'
+
+/** Creates a user (calling as them) and returns its resource. */
+async function createUser(trips: TripsHarness, userName: string, email: string) {
+  const res = await trips.call(email, 'POST', '/user', { user_name: userName, email_address: email })
+  assert.equal(res.status, 200, res.body)
+  return res.json.data
+}
 
 test('users: create, look up, update and delete', async (t) => {
   const trips = await startTrips()
@@ -49,55 +56,68 @@ test('users: create, look up, update and delete', async (t) => {
   })
 
   await t.test('e-mail addresses are unique regardless of case', async () => {
-    const res = await trips.call(ann, 'POST', '/user', { user_name: 'Ann 2', email_address: 'ANN@example.COM' })
+    await createUser(trips, 'Uma', 'uma@example.com')
+    const res = await trips.call('uma@example.com', 'POST', '/user', { user_name: 'Uma 2', email_address: 'UMA@example.COM' })
     assert.equal(res.status, 422)
     assert.equal(res.json.errors[0].code, 'TRIPS_EMAIL_TAKEN')
     assert.equal(res.json.errors[0].source.pointer, '/email_address')
   })
 
   await t.test('GET /user/{email} finds case-insensitively (also dotted addresses), a numeric segment finds by id', async () => {
-    const found = await trips.call(ann, 'GET', '/user/ann@EXAMPLE.com')
+    const gina = await createUser(trips, 'Gina', 'Gina@Example.com')
+    // Profiles are for their owner and tour co-members: ann and gina share a tour.
+    const annId = (await trips.call(ann, 'GET', `/user/${ann}`)).json.data.id
+    const tour = await trips.call(ann, 'POST', `/user/${annId}/tour`, { date: '2027-01-01', location: 'Ridge' })
+    assert.equal((await trips.call(ann, 'POST', '/tour_user', { email_address: 'gina@example.com', tour_id: Number(tour.json.data.id) })).status, 200)
+    const found = await trips.call(ann, 'GET', '/user/gina@EXAMPLE.com')
+    assert.equal(found.json.data.id, gina.id)
     assert.equal(found.status, 200)
-    assert.equal(found.json.data.attributes.user_name, 'Ann')
+    assert.equal(found.json.data.attributes.user_name, 'Gina')
     const dotted = await trips.call('first.last@mail.co.uk', 'POST', '/user', { user_name: 'FL', email_address: 'first.last@mail.co.uk' })
-    assert.equal((await trips.call(ann, 'GET', `/user/${encodeURIComponent('first.last@mail.co.uk')}`)).json.data.id, dotted.json.data.id)
-    assert.equal((await trips.call(ann, 'GET', `/user/${found.json.data.id}`)).json.data.attributes.email_address, 'Ann@Example.com')
+    assert.equal((await trips.call('first.last@mail.co.uk', 'GET', `/user/${encodeURIComponent('First.Last@mail.co.uk')}`)).json.data.id, dotted.json.data.id)
+    assert.equal((await trips.call(ann, 'GET', `/user/${found.json.data.id}`)).json.data.attributes.email_address, 'Gina@Example.com')
     const missing = await trips.call(ann, 'GET', '/user/ghost@example.com')
     assert.equal(missing.status, 404)
     assert.equal(missing.json.errors[0].code, 'TRIPS_USER_NOT_FOUND')
   })
 
   await t.test('PATCH and PUT update your own user with 202; another user is 403; unknown is 404', async () => {
-    const me = (await trips.call(ann, 'GET', '/user/ann@example.com')).json.data
-    const patched = await trips.call(ann, 'PATCH', `/user/${me.id}`, { emergency_contact_name: 'Bob' })
+    const pat = 'pat@example.com'
+    const me = await createUser(trips, 'Pat', pat)
+    const patched = await trips.call(pat, 'PATCH', `/user/${me.id}`, { emergency_contact_name: 'Bob' })
     assert.equal(patched.status, 202)
     assert.equal(patched.json.data.attributes.emergency_contact_name, 'Bob')
-    assert.equal(patched.json.data.attributes.user_name, 'Ann')
-    const put = await trips.call(ann, 'PUT', `/user/${me.id}?emergency_number=911`)
+    assert.equal(patched.json.data.attributes.user_name, 'Pat')
+    const put = await trips.call(pat, 'PUT', `/user/${me.id}?emergency_number=911`)
     assert.equal(put.status, 202)
     assert.equal(put.json.data.attributes.emergency_number, '911')
     assert.equal(put.json.data.attributes.emergency_contact_name, 'Bob')
     const other = await trips.call('q@example.com', 'PATCH', `/user/${me.id}`, { user_name: 'hijack' })
     assert.equal(other.status, 403)
     assert.equal(other.json.errors[0].code, 'TRIPS_NOT_OWNER')
-    assert.equal((await trips.call(ann, 'GET', '/user/ann@example.com')).json.data.attributes.user_name, 'Ann')
-    assert.equal((await trips.call(ann, 'PATCH', '/user/999999', { user_name: 'x' })).status, 404)
-    assert.equal((await trips.call(ann, 'PATCH', `/user/${me.id}`, { user_name: '' })).status, 422)
-    assert.equal((await trips.call(ann, 'PATCH', '/user/abc', { user_name: 'x' })).status, 404)
+    assert.equal((await trips.call(pat, 'GET', `/user/${pat}`)).json.data.attributes.user_name, 'Pat')
+    assert.equal((await trips.call(pat, 'PATCH', '/user/999999', { user_name: 'x' })).status, 404)
+    assert.equal((await trips.call(pat, 'PATCH', `/user/${me.id}`, { user_name: '' })).status, 422)
+    assert.equal((await trips.call(pat, 'PATCH', '/user/abc', { user_name: 'x' })).status, 404)
   })
 
   await t.test('DELETE removes your user and their tour links with 204 and an empty body', async () => {
-    const bob = (await trips.call('bob@example.com', 'POST', '/user', { user_name: 'Bob', email_address: 'bob@example.com' })).json.data
-    const me = (await trips.call(ann, 'GET', '/user/ann@example.com')).json.data
-    const tour = (await trips.call(ann, 'POST', `/user/${me.id}/tour`, { date: '2027-01-01', location: 'Ridge' })).json.data
-    assert.equal((await trips.call(ann, 'POST', '/tour_user', { email_address: 'bob@example.com', tour_id: Number(tour.id) })).status, 200)
-    assert.equal((await trips.call(ann, 'DELETE', `/user/${bob.id}`)).status, 403)
+    const dee = 'dee@example.com'
+    const bob = await createUser(trips, 'Bob', 'bob@example.com')
+    const me = await createUser(trips, 'Dee', dee)
+    const tour = (await trips.call(dee, 'POST', `/user/${me.id}/tour`, { date: '2027-01-01', location: 'Ridge' })).json.data
+    assert.equal((await trips.call(dee, 'POST', '/tour_user', { email_address: 'bob@example.com', tour_id: Number(tour.id) })).status, 200)
+    assert.equal((await trips.call(dee, 'DELETE', `/user/${bob.id}`)).status, 403)
     const deleted = await trips.call('bob@example.com', 'DELETE', `/user/${bob.id}`)
     assert.equal(deleted.status, 204)
     assert.equal(deleted.body, '')
-    assert.equal((await trips.call(ann, 'GET', '/user/bob@example.com')).status, 404)
-    const members = await trips.call(ann, 'GET', `/tour_user?tour_id=${tour.id}`)
+    assert.equal((await trips.call(dee, 'GET', '/user/bob@example.com')).status, 404)
+    const members = await trips.call(dee, 'GET', `/tour_user?tour_id=${tour.id}`)
     assert.deepEqual(members.json.data.map((u: any) => u.id), [me.id])
-    assert.equal((await trips.call('bob@example.com', 'DELETE', `/user/${bob.id}`)).status, 404)
+    assert.equal((await trips.call(dee, 'DELETE', `/user/${bob.id}`)).status, 404)
+    // Bob's token no longer has a user: told to create one, not shown what exists.
+    const again = await trips.call('bob@example.com', 'DELETE', `/user/${bob.id}`)
+    assert.equal(again.status, 403)
+    assert.equal(again.json.errors[0].code, 'TRIPS_CALLER_UNKNOWN')
   })
 })

@@ -1,12 +1,15 @@
 import type { Kysely } from 'kysely'
 import { AppError, type ErrorDetail } from '../../../../core/errors/app-error.js'
 import { isForeignKeyViolation } from '../../../../core/db/errors.js'
+import type { FeedCaller } from '../../auth.js'
 import type { FeedTables } from '../../db.js'
-import { renderPost, type FeedEvents, type RenderedPost } from '../../render.js'
-import { fieldError, nulFieldErrors, trimmed } from '../../validation.js'
-import { detectImage, parseImageRef, sha256Hex } from '../images/images.js'
+import { feedError, fieldError } from '../../errors.js'
+import { nulFieldErrors, trimmed } from '../../text-fields.js'
+import { detectImage, parseImageRef, sha256Hex } from '../images/images.service.js'
 import type { ImagesRepository } from '../images/images.repository.js'
+import type { FeedEvents } from '../realtime/realtime.events.js'
 import type { PostsRepository, PostView } from './posts.repository.js'
+import { renderPost, type RenderedPost } from './posts.render.js'
 
 export const MIN_TEXT = 5
 export const DEFAULT_PER_PAGE = 2
@@ -45,26 +48,26 @@ export function createPostsService({ posts, images, events, now }: PostsServiceD
     const content = trimmed(input.content)
     if (title === undefined || title.length < MIN_TEXT) details.push(fieldError('title', `Title must be at least ${MIN_TEXT} characters long.`))
     if (content === undefined || content.length < MIN_TEXT) details.push(fieldError('content', `Content must be at least ${MIN_TEXT} characters long.`))
-    if (details.length > 0 || title === undefined || content === undefined) throw new AppError('FEED_INVALID_POST', undefined, { details })
+    if (details.length > 0 || title === undefined || content === undefined) throw feedError('FEED_INVALID_POST', undefined, { details })
 
     if (input.upload && input.upload.bytes.length > 0) {
       const kind = detectImage(input.upload.bytes)
       if (!kind) {
-        throw new AppError('FEED_IMAGE_INVALID', `The image must be a PNG or JPEG file; "${input.upload.filename.slice(0, 100)}" is neither.`, {
+        throw feedError('FEED_IMAGE_INVALID', `The image must be a PNG or JPEG file; "${input.upload.filename.slice(0, 100)}" is neither.`, {
           details: [fieldError('image', 'Upload a PNG or JPEG image.')]
         })
       }
       return { title, content, upload: { ...input.upload, ...kind } }
     }
     const ref = input.imageRef?.trim()
-    if (!ref) throw new AppError(missingImage, undefined, { details: [fieldError('image', 'Attach a PNG or JPEG image in the field image.')] })
+    if (!ref) throw feedError(missingImage, undefined, { details: [fieldError('image', 'Attach a PNG or JPEG image in the field image.')] })
     const parsed = parseImageRef(ref)
     if (!parsed) throw unknownImage(ref)
     return { title, content, imageRef: parsed }
   }
 
   function unknownImage(ref: string): AppError {
-    return new AppError('FEED_IMAGE_UNKNOWN', `"${ref.slice(0, 200)}" is not an image you may use: send a new file in the field image, or the imageUrl of one of your posts.`, {
+    return feedError('FEED_IMAGE_UNKNOWN', `"${ref.slice(0, 200)}" is not an image you may use: send a new file in the field image, or the imageUrl of one of your posts.`, {
       details: [fieldError('image', 'Unknown image path.')]
     })
   }
@@ -93,7 +96,7 @@ export function createPostsService({ posts, images, events, now }: PostsServiceD
 
   async function mustView(trx: Kysely<FeedTables>, id: number): Promise<PostView> {
     const view = await posts.findView(id, trx)
-    if (!view) throw new AppError('FEED_POST_NOT_FOUND')
+    if (!view) throw feedError('FEED_POST_NOT_FOUND')
     return view
   }
 
@@ -105,17 +108,18 @@ export function createPostsService({ posts, images, events, now }: PostsServiceD
 
     async get(id: number): Promise<RenderedPost> {
       const view = await posts.findView(id)
-      if (!view) throw new AppError('FEED_POST_NOT_FOUND')
+      if (!view) throw feedError('FEED_POST_NOT_FOUND')
       return renderPost(view)
     },
 
-    async create(userId: number, input: PostInput): Promise<RenderedPost> {
+    async create(caller: FeedCaller, input: PostInput): Promise<RenderedPost> {
+      const userId = caller.userId
       const checked = check(input, 'FEED_NO_IMAGE')
       let view: PostView
       try {
         view = await posts.transaction(async (trx) => {
           if (!(await posts.userExists(trx, userId))) {
-            throw new AppError('FEED_TOKEN_INVALID', 'Not authenticated: the user of this token does not exist; sign up or log in again.')
+            throw feedError('FEED_TOKEN_INVALID', 'Not authenticated: the user of this token does not exist; sign up or log in again.')
           }
           const imageId = await resolveImage(trx, userId, checked)
           const at = now()
@@ -132,14 +136,16 @@ export function createPostsService({ posts, images, events, now }: PostsServiceD
       return post
     },
 
-    async update(userId: number, id: number, input: PostInput): Promise<RenderedPost> {
+    /** Only the post's creator may change it. */
+    async update(caller: FeedCaller, id: number, input: PostInput): Promise<RenderedPost> {
+      const userId = caller.userId
       const checked = check(input, 'FEED_NO_FILE_PICKED')
       let result: { view: PostView; replacedImageId: number | undefined }
       try {
         result = await posts.transaction(async (trx) => {
           const post = await posts.findForUpdate(trx, id)
-          if (!post) throw new AppError('FEED_POST_NOT_FOUND')
-          if (post.creator_id !== userId) throw new AppError('FEED_NOT_AUTHORIZED')
+          if (!post) throw feedError('FEED_POST_NOT_FOUND')
+          if (post.creator_id !== userId) throw feedError('FEED_NOT_AUTHORIZED')
           const imageId = await resolveImage(trx, userId, checked, post.image_id)
           await posts.update(trx, id, { title: checked.title, content: checked.content, image_id: imageId, updated_at: now() })
           return { view: await mustView(trx, id), replacedImageId: imageId !== post.image_id ? post.image_id : undefined }
@@ -155,13 +161,14 @@ export function createPostsService({ posts, images, events, now }: PostsServiceD
       return post
     },
 
-    async delete(userId: number, id: number): Promise<void> {
+    /** Only the post's creator may delete it. */
+    async delete(caller: FeedCaller, id: number): Promise<void> {
       const imageId = await posts.transaction(async (trx) => {
         const post = await posts.findForUpdate(trx, id)
-        if (!post) throw new AppError('FEED_POST_NOT_FOUND')
-        if (post.creator_id !== userId) throw new AppError('FEED_NOT_AUTHORIZED')
+        if (!post) throw feedError('FEED_POST_NOT_FOUND')
+        if (post.creator_id !== caller.userId) throw feedError('FEED_NOT_AUTHORIZED')
         // Conditional on the row still existing: only one of several parallel deletes wins.
-        if (!(await posts.delete(trx, id))) throw new AppError('FEED_POST_NOT_FOUND')
+        if (!(await posts.delete(trx, id))) throw feedError('FEED_POST_NOT_FOUND')
         return post.image_id
       })
       events.publish({ action: 'delete', post: String(id) })

@@ -1,6 +1,7 @@
 import { hashToken, randomToken } from '../../../../core/auth/crypto.js'
 import type { Database } from '../../../../core/db/database.js'
 import type { MarketplaceDb, Role } from '../../db.js'
+import { marketplaceError } from '../../errors.js'
 import { createKeysRepository, type KeyListRow } from './keys.repository.js'
 
 /** Who is calling: everything a request may touch is scoped by this, taken from the key only. */
@@ -15,7 +16,7 @@ export interface Principal {
   /**
    * The customer's version counters (and, for channel keys, the channel's seen mark) as read with
    * the key, at the start of the request: the cached list reads use them instead of reading them
-   * again (see read-cache.ts). Absent when a custom authenticator built the principal.
+   * again (see http/read-cache.ts). Absent when a custom authenticator built the principal.
    */
   counters?: PrincipalCounters
 }
@@ -26,6 +27,19 @@ export interface PrincipalCounters {
   changeSeq: number
   /** The channel's data_seen_seq; null for merchant keys. */
   dataSeenSeq: number | null
+}
+
+/** The access rules of the two roles: every service method checks the one it needs. */
+export function requireMerchant(principal: Principal, what: string): void {
+  if (principal.role !== 'merchant') throw marketplaceError('MARKETPLACE_MERCHANT_ONLY', `${what} is a merchant operation: use a merchant API key (this key belongs to channel ${principal.channelName ?? ''}).`)
+}
+
+/** The channel of a channel key, or a 403 for merchant keys. */
+export function requireChannel(principal: Principal, what: string): number {
+  if (principal.role !== 'channel' || principal.channelId === null) {
+    throw marketplaceError('MARKETPLACE_CHANNEL_ONLY', `${what} is a channel operation: use a channel API key (this is a merchant key).`)
+  }
+  return principal.channelId
 }
 
 export class KeyInputError extends Error {

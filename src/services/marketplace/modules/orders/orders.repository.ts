@@ -1,12 +1,12 @@
-import type { Insertable, Transaction } from 'kysely'
+import { sql, type Insertable } from 'kysely'
 import { dialectOf } from '../../../../core/db/database.js'
 import { prepareQuery } from '../../../../core/db/prepared.js'
-import type { MarketplaceDb, MarketplaceTables, OrderLineRow, OrderLinesTable, OrderRow, OrdersTable } from '../../db.js'
-import { bumpVersion } from '../../read-cache.js'
-import { chunks } from '../../values.js'
+import {
+  groupBy, selectInChunks, type MarketplaceDb, type MarketplaceExecutor, type MarketplaceTrx, type OrderLineRow, type OrderLinesTable,
+  type OrderRow, type OrdersTable
+} from '../../db.js'
 
 export type OrderWithLines = OrderRow & { channel_name: string; lines: OrderLineRow[] }
-type Trx = Transaction<MarketplaceTables>
 
 export interface OrderScope {
   customerId: number
@@ -17,21 +17,20 @@ export interface OrderScope {
 export function createOrdersRepository(db: MarketplaceDb) {
   const postgres = dialectOf(db) === 'postgres'
 
-  async function attachLines(executor: MarketplaceDb | Trx, orders: (OrderRow & { channel_name: string })[]): Promise<OrderWithLines[]> {
+  async function attachLines(executor: MarketplaceExecutor, orders: (OrderRow & { channel_name: string })[]): Promise<OrderWithLines[]> {
     if (orders.length === 0) return []
-    const byOrder = new Map<number, OrderLineRow[]>()
-    for (const ids of chunks(orders.map((o) => o.id))) {
-      const lines = await executor.selectFrom('mp_order_lines').selectAll().where('order_id', 'in', ids).orderBy('order_id').orderBy('line_no').execute()
-      for (const line of lines) {
-        let list = byOrder.get(line.order_id)
-        if (!list) byOrder.set(line.order_id, (list = []))
-        list.push(line)
-      }
-    }
+    const lines = await selectInChunks(orders.map((o) => o.id), (ids) =>
+      executor.selectFrom('mp_order_lines').selectAll().where('order_id', 'in', ids).orderBy('order_id').orderBy('line_no').execute())
+    const byOrder = groupBy(lines, (line) => line.order_id)
     return orders.map((o) => ({ ...o, lines: byOrder.get(o.id) ?? [] }))
   }
 
-  function ordersQuery(executor: MarketplaceDb | Trx, scope: OrderScope) {
+  /** Invalidates cached GET /v2/orders/new responses of the customer; call inside the write's transaction. */
+  async function bumpOrdersVersion(trx: MarketplaceTrx, customerId: number): Promise<void> {
+    await trx.updateTable('mp_customers').set({ orders_version: sql`orders_version + 1` }).where('id', '=', customerId).execute()
+  }
+
+  function ordersQuery(executor: MarketplaceExecutor, scope: OrderScope) {
     let query = executor.selectFrom('mp_orders as o')
       .innerJoin('mp_channels as ch', 'ch.id', 'o.channel_id')
       .selectAll('o')
@@ -46,6 +45,8 @@ export function createOrdersRepository(db: MarketplaceDb) {
     ordersQuery(db, { customerId }).where('o.status', '=', 'NEW').orderBy('o.id').limit(limit).offset(offset))
   const newOrdersCount = prepareQuery(db, 1, (customerId: number) =>
     db.selectFrom('mp_orders').select((eb) => eb.fn.countAll<number>().as('n')).where('customer_id', '=', customerId).where('status', '=', 'NEW'))
+  const ordersVersionQuery = prepareQuery(db, 1, (customerId: number) =>
+    db.selectFrom('mp_customers').select('orders_version').where('id', '=', customerId))
 
   const repository = {
     /** Inserts the order and its lines in one transaction; returns the new order's id. */
@@ -53,12 +54,12 @@ export function createOrdersRepository(db: MarketplaceDb) {
       return db.transaction().execute(async (trx) => {
         const { id } = await trx.insertInto('mp_orders').values(order).returning('id').executeTakeFirstOrThrow()
         await trx.insertInto('mp_order_lines').values(lines.map((l) => ({ ...l, order_id: id }))).execute()
-        await bumpVersion(trx, order.customer_id, 'orders_version')
+        await bumpOrdersVersion(trx, order.customer_id)
         return id
       })
     },
 
-    async findById(scope: OrderScope, id: number, executor: MarketplaceDb | Trx = db): Promise<OrderWithLines | undefined> {
+    async findById(scope: OrderScope, id: number, executor: MarketplaceExecutor = db): Promise<OrderWithLines | undefined> {
       const order = await ordersQuery(executor, scope).where('o.id', '=', id).executeTakeFirst()
       return order ? (await attachLines(executor, [order]))[0] : undefined
     },
@@ -66,6 +67,13 @@ export function createOrdersRepository(db: MarketplaceDb) {
     async findByMerchantReference(scope: OrderScope, reference: string): Promise<OrderWithLines | undefined> {
       const order = await ordersQuery(db, scope).where('o.merchant_reference', '=', reference).executeTakeFirst()
       return order ? (await attachLines(db, [order]))[0] : undefined
+    },
+
+    /** The customer's orders version: every write that can change its NEW orders bumps it. */
+    async ordersVersion(customerId: number): Promise<number> {
+      const row = (await ordersVersionQuery(customerId))[0]
+      if (!row) throw new Error(`customer ${customerId} does not exist`)
+      return Number(row.orders_version)
     },
 
     /** NEW orders of the customer, oldest first, one page; with the total. */
@@ -80,7 +88,7 @@ export function createOrdersRepository(db: MarketplaceDb) {
      * When `work` succeeds the customer's orders version is bumped in the same transaction (last,
      * so the customer row is locked only until the commit), invalidating cached order lists.
      */
-    withLockedOrder<T>(scope: OrderScope, find: { id?: number; merchantReference?: string; channelReference?: string }, work: (trx: Trx, order: OrderWithLines | undefined) => Promise<T>): Promise<T> {
+    withLockedOrder<T>(scope: OrderScope, find: { id?: number; merchantReference?: string; channelReference?: string }, work: (trx: MarketplaceTrx, order: OrderWithLines | undefined) => Promise<T>): Promise<T> {
       return db.transaction().execute(async (trx) => {
         let query = trx.selectFrom('mp_orders').select('id').where('customer_id', '=', scope.customerId)
         if (scope.channelId !== undefined && scope.channelId !== null) query = query.where('channel_id', '=', scope.channelId)
@@ -92,23 +100,46 @@ export function createOrdersRepository(db: MarketplaceDb) {
         const id = locked.length === 1 ? locked[0]?.id : undefined
         const order = id === undefined ? undefined : await repository.findById(scope, id, trx)
         const result = await work(trx, order)
-        await bumpVersion(trx, scope.customerId, 'orders_version')
+        await bumpOrdersVersion(trx, scope.customerId)
         return result
       })
     },
 
+    /** Which order already uses this merchant reference, and which line one of these line references (each undefined when none). */
+    async merchantReferencesInUse(trx: MarketplaceTrx, customerId: number, orderReference: string, lineReferences: string[]) {
+      const order = await trx.selectFrom('mp_orders').select('id').where('customer_id', '=', customerId)
+        .where('merchant_reference', '=', orderReference).executeTakeFirst()
+      // An acknowledgement without lines names none (and `in ()` is not SQL).
+      const line = order || lineReferences.length === 0 ? undefined : await trx.selectFrom('mp_order_lines').select(['merchant_reference', 'order_id']).where('customer_id', '=', customerId)
+        .where('merchant_reference', 'in', lineReferences).executeTakeFirst()
+      return { order, line }
+    },
+
     /** NEW → IN_PROGRESS with the merchant reference; false when another acknowledge won. */
-    async acknowledge(trx: Trx, orderId: number, merchantReference: string, lineReferences: Map<number, string>, now: string): Promise<boolean> {
+    async acknowledge(trx: MarketplaceTrx, orderId: number, merchantReference: string, lineReferences: Map<number, string>, now: string): Promise<boolean> {
       const result = await trx.updateTable('mp_orders')
         .set({ merchant_reference: merchantReference, status: 'IN_PROGRESS', acknowledged_at: now, updated_at: now })
         .where('id', '=', orderId).where('status', '=', 'NEW').where('merchant_reference', 'is', null)
         .executeTakeFirst()
       if (result.numUpdatedRows === 0n) return false
+      await trx.updateTable('mp_order_lines').set({ status: 'IN_PROGRESS' }).where('order_id', '=', orderId).where('status', '=', 'NEW').execute()
       for (const [lineId, reference] of lineReferences) {
-        await trx.updateTable('mp_order_lines').set({ merchant_reference: reference, status: 'IN_PROGRESS' })
+        await trx.updateTable('mp_order_lines').set({ merchant_reference: reference })
           .where('id', '=', lineId).where('order_id', '=', orderId).execute()
       }
       return true
+    },
+
+    linesOf(trx: MarketplaceTrx, orderId: number): Promise<OrderLineRow[]> {
+      return trx.selectFrom('mp_order_lines').selectAll().where('order_id', '=', orderId).orderBy('line_no').execute()
+    },
+
+    async setLineStatus(trx: MarketplaceTrx, lineId: number, status: string): Promise<void> {
+      await trx.updateTable('mp_order_lines').set({ status }).where('id', '=', lineId).execute()
+    },
+
+    async setOrderStatus(trx: MarketplaceTrx, orderId: number, status: string, now: string): Promise<void> {
+      await trx.updateTable('mp_orders').set({ status, updated_at: now }).where('id', '=', orderId).execute()
     }
   }
   return repository

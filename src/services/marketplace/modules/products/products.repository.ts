@@ -1,10 +1,7 @@
-import { sql, type Insertable, type Transaction, type Updateable } from 'kysely'
+import { sql, type Insertable, type Updateable } from 'kysely'
 import { prepareQuery } from '../../../../core/db/prepared.js'
-import type { MarketplaceDb, MarketplaceTables, ProductRow, ProductsTable } from '../../db.js'
-import { bumpVersion } from '../../read-cache.js'
-import { chunks } from '../../values.js'
+import { chunks, selectInChunks, type MarketplaceDb, type MarketplaceExecutor, type MarketplaceTrx as Trx, type ProductRow, type ProductsTable } from '../../db.js'
 
-type Trx = Transaction<MarketplaceTables>
 /** What a ProductViewModel of the sync lists needs (and nothing more: 1,000 rows per page). */
 export type ChannelProductRow = Pick<ProductRow, 'id' | 'merchant_reference' | 'data' | 'price_cents' | 'stock'> & { parent_reference: string | null; channel_reference: string | null; parent_channel_reference: string | null }
 export type ChangeList = 'created' | 'updated' | 'removed'
@@ -42,32 +39,38 @@ export function createProductsRepository(db: MarketplaceDb) {
     count: prepareQuery(db, 2, (customerId: number, channelId: number) => changeQuery(list, customerId, channelId).select((eb) => eb.fn.countAll<number>().as('n')))
   }] as const))
 
+  const syncStateQuery = prepareQuery(db, 2, (channelId: number, customerId: number) =>
+    db.selectFrom('mp_channels as ch').innerJoin('mp_customers as c', 'c.id', 'ch.customer_id')
+      .select(['c.products_version', 'c.change_seq', 'ch.data_seen_seq'])
+      .where('ch.id', '=', channelId).where('c.id', '=', customerId))
+
+  /** Invalidates cached product-sync responses of the customer; call inside the write's transaction. */
+  async function bumpProductsVersion(trx: Trx, customerId: number): Promise<void> {
+    await trx.updateTable('mp_customers').set({ products_version: sql`products_version + 1` }).where('id', '=', customerId).execute()
+  }
+
   return {
-    async byMerchantReferences(customerId: number, references: string[], executor: MarketplaceDb | Trx = db): Promise<ProductRow[]> {
-      const out: ProductRow[] = []
-      for (const refs of chunks(references)) {
-        out.push(...await executor.selectFrom('mp_products').selectAll().where('customer_id', '=', customerId).where('merchant_reference', 'in', refs).execute())
-      }
-      return out
+    byMerchantReferences(customerId: number, references: string[], executor: MarketplaceExecutor = db): Promise<ProductRow[]> {
+      return selectInChunks(references, (refs) =>
+        executor.selectFrom('mp_products').selectAll().where('customer_id', '=', customerId).where('merchant_reference', 'in', refs).execute())
     },
 
-    async byChannelReferences(channelId: number, references: string[]): Promise<(ProductRow & { channel_reference: string })[]> {
-      const out: (ProductRow & { channel_reference: string })[] = []
-      for (const refs of chunks(references)) {
-        out.push(...await db.selectFrom('mp_product_channel_state as s').innerJoin('mp_products as p', 'p.id', 's.product_id')
-          .selectAll('p').select('s.channel_reference').where('s.channel_id', '=', channelId).where('s.channel_reference', 'in', refs).execute())
-      }
-      return out
+    byChannelReferences(channelId: number, references: string[]): Promise<(ProductRow & { channel_reference: string })[]> {
+      return selectInChunks(references, (refs) => db.selectFrom('mp_product_channel_state as s').innerJoin('mp_products as p', 'p.id', 's.product_id')
+        .selectAll('p').select('s.channel_reference').where('s.channel_id', '=', channelId).where('s.channel_reference', 'in', refs).execute())
     },
 
     /** Which of these products have children (of any state). */
-    async hasChildren(productIds: number[], executor: MarketplaceDb | Trx = db): Promise<Set<number>> {
-      const out = new Set<number>()
-      for (const ids of chunks(productIds)) {
-        const rows = await executor.selectFrom('mp_products').select('parent_id').distinct().where('parent_id', 'in', ids).execute()
-        for (const row of rows) if (row.parent_id !== null) out.add(row.parent_id)
-      }
-      return out
+    async hasChildren(productIds: number[], executor: MarketplaceExecutor = db): Promise<Set<number>> {
+      const rows = await selectInChunks(productIds, (ids) => executor.selectFrom('mp_products').select('parent_id').distinct().where('parent_id', 'in', ids).execute())
+      return new Set(rows.flatMap((row) => (row.parent_id !== null ? [row.parent_id] : [])))
+    },
+
+    /** The customer's products version and change sequence, and what this channel has seen of it. */
+    async syncState(customerId: number, channelId: number): Promise<{ version: number; changeSeq: number; seenSeq: number }> {
+      const row = (await syncStateQuery(channelId, customerId))[0]
+      if (!row) throw new Error(`channel ${channelId} of customer ${customerId} does not exist`)
+      return { version: Number(row.products_version), changeSeq: Number(row.change_seq), seenSeq: Number(row.data_seen_seq) }
     },
 
     async findWithParent(customerId: number, reference: string): Promise<(ProductRow & { parent_reference: string | null }) | undefined> {
@@ -101,9 +104,7 @@ export function createProductsRepository(db: MarketplaceDb) {
     },
 
     /** Invalidates cached product-sync responses of the customer; call inside the write's transaction. */
-    touch(trx: Trx, customerId: number): Promise<void> {
-      return bumpVersion(trx, customerId, 'products_version')
-    },
+    touch: bumpProductsVersion,
 
     async seenSeq(trx: Trx, channelId: number, column: 'data_seen_seq' | 'offer_seen_seq'): Promise<number> {
       const row = await trx.selectFrom('mp_channels').select(column).where('id', '=', channelId).executeTakeFirstOrThrow()
@@ -131,7 +132,7 @@ export function createProductsRepository(db: MarketplaceDb) {
         await trx.updateTable('mp_products').set({ is_active: 0, updated_at: now })
           .where('customer_id', '=', customerId).where('is_active', '=', 1)
           .where((eb) => eb.or([eb('id', '=', product.id), eb('parent_id', '=', product.id)])).execute()
-        await bumpVersion(trx, customerId, 'products_version')
+        await bumpProductsVersion(trx, customerId)
         return true
       })
     },
@@ -155,23 +156,21 @@ export function createProductsRepository(db: MarketplaceDb) {
       return { rows, total: Number(count.n) }
     },
 
-    async statesByChannelReferences(trx: Trx, channelId: number, references: string[]) {
-      const out: { id: number; product_id: number; channel_reference: string; removed: number; is_active: number; merchant_reference: string }[] = []
-      for (const refs of chunks(references)) {
-        out.push(...await trx.selectFrom('mp_product_channel_state as s').innerJoin('mp_products as p', 'p.id', 's.product_id')
-          .select(['s.id', 's.product_id', 's.channel_reference', 's.removed', 'p.is_active', 'p.merchant_reference'])
-          .where('s.channel_id', '=', channelId).where('s.channel_reference', 'in', refs).execute())
-      }
-      return out
+    statesByChannelReferences(trx: Trx, channelId: number, references: string[]) {
+      return selectInChunks(references, (refs) => trx.selectFrom('mp_product_channel_state as s').innerJoin('mp_products as p', 'p.id', 's.product_id')
+        .select(['s.id', 's.product_id', 's.channel_reference', 's.removed', 'p.is_active', 'p.merchant_reference'])
+        .where('s.channel_id', '=', channelId).where('s.channel_reference', 'in', refs).execute())
     },
 
-    async statesByProducts(trx: Trx, channelId: number, productIds: number[]) {
-      const out: { product_id: number; channel_reference: string }[] = []
-      for (const ids of chunks(productIds)) {
-        out.push(...await trx.selectFrom('mp_product_channel_state').select(['product_id', 'channel_reference'])
-          .where('channel_id', '=', channelId).where('product_id', 'in', ids).execute())
-      }
-      return out
+    /** MerchantProductReferences of the customer's products with these ids (the Ids of the sync lists). */
+    referencesOfIds(trx: Trx, customerId: number, ids: number[]) {
+      return selectInChunks(ids, (chunk) => trx.selectFrom('mp_products').select(['id', 'merchant_reference'])
+        .where('customer_id', '=', customerId).where('id', 'in', chunk).execute())
+    },
+
+    statesByProducts(trx: Trx, channelId: number, productIds: number[]) {
+      return selectInChunks(productIds, (ids) => trx.selectFrom('mp_product_channel_state').select(['product_id', 'channel_reference'])
+        .where('channel_id', '=', channelId).where('product_id', 'in', ids).execute())
     },
 
     async insertStates(trx: Trx, rows: { channel_id: number; product_id: number; channel_reference: string; data_hash: string; offer_hash: string; removed: number; updated_at: string }[]): Promise<void> {

@@ -1,3 +1,4 @@
+import { linkedTourSharedWith } from '../../db.js'
 import { prepareQuery } from '../../../../core/db/prepared.js'
 import type { TourUserRow, TripsDb, UserRow } from '../../db.js'
 
@@ -25,9 +26,15 @@ export function createMembersRepository(db: TripsDb) {
       const { is_member, viewer_id, ...tour } = row
       return { tour, isMember: Boolean(is_member), viewerId: viewer_id ?? undefined }
     },
-    async isMember(tourId: number, userId: number): Promise<boolean> {
-      const row = await db.selectFrom('trips_tour_users').select('id')
-        .where('tour_id', '=', tourId).where('user_id', '=', userId).executeTakeFirst()
+    /** Whether the two users are members of at least one common tour. */
+    async shareATour(userId: number, otherId: number): Promise<boolean> {
+      const row = await db.selectFrom('trips_tour_users as mine')
+        .innerJoin('trips_tour_users as theirs', 'theirs.tour_id', 'mine.tour_id')
+        .select('mine.id')
+        .where('mine.user_id', '=', userId)
+        .where('theirs.user_id', '=', otherId)
+        .limit(1)
+        .executeTakeFirst()
       return row !== undefined
     },
     /** Inserts the link; a duplicate pair fails on the UNIQUE constraint (callers map it). */
@@ -48,12 +55,7 @@ export function createMembersRepository(db: TripsDb) {
     linksOfUser(userId: number, options: { tourId?: number | undefined; viewerId?: number | undefined } = {}): Promise<TourUserRow[]> {
       let query = db.selectFrom('trips_tour_users as link').selectAll('link').where('link.user_id', '=', userId)
       if (options.tourId !== undefined) query = query.where('link.tour_id', '=', options.tourId)
-      const viewerId = options.viewerId
-      if (viewerId !== undefined && viewerId !== userId) {
-        query = query.where((eb) =>
-          eb.exists(eb.selectFrom('trips_tour_users as mine').select('mine.id')
-            .whereRef('mine.tour_id', '=', 'link.tour_id').where('mine.user_id', '=', viewerId)))
-      }
+      if (options.viewerId !== undefined && options.viewerId !== userId) query = query.where(linkedTourSharedWith(options.viewerId))
       return query.orderBy('link.id').execute()
     }
   }

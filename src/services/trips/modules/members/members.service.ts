@@ -1,9 +1,9 @@
-import { AppError } from '../../../../core/errors/app-error.js'
 import { isUniqueViolation } from '../../../../core/db/errors.js'
 import type { Access, Caller } from '../../access.js'
 import type { TourUserRow, UserRow } from '../../db.js'
 import type { UsersRepository } from '../users/users.repository.js'
 import type { MembersRepository } from './members.repository.js'
+import { tripsError } from '../../errors.js'
 
 export interface MembersServiceDeps {
   members: MembersRepository
@@ -21,14 +21,14 @@ export function createMembersService({ members, users, access, now }: MembersSer
       await access.readableTour(caller, input.tour_id)
       const user = await users.findByEmail(input.email_address.trim())
       if (!user) {
-        throw new AppError('TRIPS_MEMBER_USER_UNKNOWN', `User must exist: no user has the e-mail address ${input.email_address}`, {
+        throw tripsError('TRIPS_MEMBER_USER_UNKNOWN', `User must exist: no user has the e-mail address ${input.email_address}`, {
           details: [{ pointer: '/email_address', message: `User must exist: no user has the e-mail address ${input.email_address}` }]
         })
       }
       try {
         return await members.insert(input.tour_id, user.id, now())
       } catch (error) {
-        if (isUniqueViolation(error)) throw new AppError('TRIPS_MEMBER_EXISTS', undefined, { details: [{ pointer: '/email_address', message: 'User Tour relationship already exists' }] })
+        if (isUniqueViolation(error)) throw tripsError('TRIPS_MEMBER_EXISTS', undefined, { details: [{ pointer: '/email_address', message: 'User Tour relationship already exists' }] })
         throw error
       }
     },
@@ -39,15 +39,16 @@ export function createMembersService({ members, users, access, now }: MembersSer
      */
     async list(caller: Caller, query: { user_id?: number | undefined; tour_id?: number | undefined }): Promise<MembersListing> {
       if (query.user_id !== undefined) {
-        if (!(await users.findById(query.user_id))) throw new AppError('TRIPS_USER_NOT_FOUND')
-        const links = await members.linksOfUser(query.user_id, { tourId: query.tour_id, viewerId: await access.viewerId(caller) })
+        const viewerId = await access.viewerId(caller)
+        if (!(await users.findById(query.user_id))) throw tripsError('TRIPS_USER_NOT_FOUND')
+        const links = await members.linksOfUser(query.user_id, { tourId: query.tour_id, viewerId })
         return { kind: 'links', links }
       }
       if (query.tour_id !== undefined) {
         await access.readableTour(caller, query.tour_id)
         return { kind: 'users', users: await members.usersOfTour(query.tour_id) }
       }
-      throw new AppError('TRIPS_VALIDATION_FAILED', 'user_id or tour_id is required', {
+      throw tripsError('TRIPS_VALIDATION_FAILED', 'user_id or tour_id is required', {
         details: [{ pointer: '/user_id', message: 'user_id or tour_id is required' }]
       })
     }

@@ -2,8 +2,9 @@ import type { Static } from 'typebox'
 import { AppError } from '../../../../core/errors/app-error.js'
 import type { Access, Caller } from '../../access.js'
 import { PLAN_TEXT_FIELDS, type PlanRow, type PlanTextField } from '../../db.js'
-import type { PlanBody } from '../../schemas.js'
+import type { PlanBody } from './plans.schemas.js'
 import type { PlansRepository } from './plans.repository.js'
+import { tripsError } from '../../errors.js'
 
 const ABSENT = 'nil'
 
@@ -35,12 +36,16 @@ function planChanges(input: PlanInput): PlanChanges {
 export function createPlansService({ plans, access, now }: PlansServiceDeps) {
   async function readablePlan(caller: Caller, id: number): Promise<PlanRow> {
     const plan = await plans.findById(id)
-    if (!plan) throw new AppError('TRIPS_PLAN_NOT_FOUND')
+    if (!plan) {
+      // An unknown caller is told so (as for a tour) rather than learning which plans exist.
+      await access.viewerId(caller)
+      throw tripsError('TRIPS_PLAN_NOT_FOUND')
+    }
     try {
       await access.readableTour(caller, plan.tour_id)
     } catch (error) {
       // A plan of a tour the caller cannot see does not exist for them.
-      if (error instanceof AppError && error.code === 'TRIPS_TOUR_NOT_FOUND') throw new AppError('TRIPS_PLAN_NOT_FOUND')
+      if (error instanceof AppError && error.code === 'TRIPS_TOUR_NOT_FOUND') throw tripsError('TRIPS_PLAN_NOT_FOUND')
       throw error
     }
     return plan
@@ -72,7 +77,7 @@ export function createPlansService({ plans, access, now }: PlansServiceDeps) {
     async update(caller: Caller, id: number, input: PlanInput): Promise<PlanRow> {
       await readablePlan(caller, id)
       const updated = await plans.update(id, { ...planChanges(input), updated_at: now() })
-      if (!updated) throw new AppError('TRIPS_PLAN_NOT_FOUND')
+      if (!updated) throw tripsError('TRIPS_PLAN_NOT_FOUND')
       return updated
     },
 
@@ -80,7 +85,7 @@ export function createPlansService({ plans, access, now }: PlansServiceDeps) {
     async delete(caller: Caller, id: number): Promise<void> {
       const plan = await readablePlan(caller, id)
       await access.ownedTour(caller, plan.tour_id)
-      if (!(await plans.delete(id))) throw new AppError('TRIPS_PLAN_NOT_FOUND')
+      if (!(await plans.delete(id))) throw tripsError('TRIPS_PLAN_NOT_FOUND')
     }
   }
 }

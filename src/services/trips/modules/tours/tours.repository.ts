@@ -1,6 +1,7 @@
 import type { Insertable, Updateable } from 'kysely'
 import { compileQuery, prepareQuery } from '../../../../core/db/prepared.js'
 import type { TourRow, ToursTable, TripsDb } from '../../db.js'
+import { linkedTourSharedWith } from '../../db.js'
 
 export function createToursRepository(db: TripsDb) {
   const byId = prepareQuery(db, 1, (id: number) => db.selectFrom('trips_tours').selectAll().where('id', '=', id))
@@ -41,17 +42,14 @@ export function createToursRepository(db: TripsDb) {
     /** Tours the user created or joined, in the order they joined; optionally only those `viewerId` also belongs to. */
     listForUser(userId: number, viewerId?: number): Promise<TourRow[]> {
       if (viewerId === undefined || viewerId === userId) return ofUser(userId)
-      let query = db
+      return db
         .selectFrom('trips_tour_users as link')
         .innerJoin('trips_tours as tour', 'tour.id', 'link.tour_id')
         .selectAll('tour')
         .where('link.user_id', '=', userId)
-      if (viewerId !== undefined && viewerId !== userId) {
-        query = query.where((eb) =>
-          eb.exists(eb.selectFrom('trips_tour_users as mine').select('mine.id')
-            .whereRef('mine.tour_id', '=', 'tour.id').where('mine.user_id', '=', viewerId)))
-      }
-      return query.orderBy('link.id').execute()
+        .where(linkedTourSharedWith(viewerId))
+        .orderBy('link.id')
+        .execute()
     }
   }
 }

@@ -1,10 +1,10 @@
 import type { Static } from 'typebox'
-import { AppError } from '../../../../core/errors/app-error.js'
 import type { Access, Caller } from '../../access.js'
 import type { TourRow } from '../../db.js'
-import type { CreateTourBody, UpdateTourBody } from '../../schemas.js'
+import type { CreateTourBody, UpdateTourBody } from './tours.schemas.js'
 import type { UsersRepository } from '../users/users.repository.js'
 import type { ToursRepository } from './tours.repository.js'
+import { tripsError } from '../../errors.js'
 
 export interface ToursServiceDeps {
   tours: ToursRepository
@@ -20,7 +20,7 @@ export function normaliseTourDate(value: string): string {
   const day = Number.isNaN(parsed.getTime()) ? undefined : parsed.toISOString().slice(0, 10)
   // new Date() rolls 2021-02-30 over to March; a real date survives the round trip.
   if (!day || (plain && day !== value)) {
-    throw new AppError('TRIPS_VALIDATION_FAILED', undefined, { details: [{ pointer: '/date', message: `date ${JSON.stringify(value)} is not a valid date` }] })
+    throw tripsError('TRIPS_VALIDATION_FAILED', undefined, { details: [{ pointer: '/date', message: `date ${JSON.stringify(value)} is not a valid date` }] })
   }
   return day
 }
@@ -32,10 +32,11 @@ export function createToursService({ tours, users, access, now }: ToursServiceDe
     async create(caller: Caller, input: Static<typeof CreateTourBody>, pathUserId?: number): Promise<TourRow> {
       const creatorId = input.creator_id ?? pathUserId
       if (creatorId === undefined) {
-        throw new AppError('TRIPS_VALIDATION_FAILED', undefined, { details: [{ pointer: '/creator_id', message: "creator_id must have required property 'creator_id'" }] })
+        throw tripsError('TRIPS_VALIDATION_FAILED', undefined, { details: [{ pointer: '/creator_id', message: "creator_id must have required property 'creator_id'" }] })
       }
+      await access.viewerId(caller)
       const creator = await users.findById(creatorId)
-      if (!creator) throw new AppError('TRIPS_USER_NOT_FOUND', `No user with id ${creatorId} to create the tour for.`)
+      if (!creator) throw tripsError('TRIPS_USER_NOT_FOUND', `No user with id ${creatorId} to create the tour for.`)
       await access.assertCreator(caller, creator)
       const at = now()
       return tours.insertWithCreatorLink({
@@ -60,20 +61,21 @@ export function createToursService({ tours, users, access, now }: ToursServiceDe
         updated_at: now()
       }
       const updated = await tours.update(id, changes)
-      if (!updated) throw new AppError('TRIPS_TOUR_NOT_FOUND')
+      if (!updated) throw tripsError('TRIPS_TOUR_NOT_FOUND')
       return updated
     },
 
     async delete(caller: Caller, id: number): Promise<void> {
       await access.ownedTour(caller, id)
-      if (!(await tours.delete(id))) throw new AppError('TRIPS_TOUR_NOT_FOUND')
+      if (!(await tours.delete(id))) throw tripsError('TRIPS_TOUR_NOT_FOUND')
     },
 
     /** Tours the user created or joined; a caller sees only those they share with that user. */
     async listForUser(caller: Caller, userId: number): Promise<TourRow[]> {
+      const viewer = await access.viewerId(caller)
       const user = await users.findById(userId)
-      if (!user) throw new AppError('TRIPS_USER_NOT_FOUND')
-      return tours.listForUser(userId, await access.viewerId(caller))
+      if (!user) throw tripsError('TRIPS_USER_NOT_FOUND')
+      return tours.listForUser(userId, viewer)
     }
   }
 }

@@ -1,0 +1,331 @@
+import { createRequire } from 'node:module'
+import type BetterSqlite3 from 'better-sqlite3'
+
+/**
+ * The embedded SQLite driver, chosen by Node version (docs/decisions.md, "SQLite driver"):
+ *
+ * - `better-sqlite3` (12.x: the last line that still builds and loads on Node 20) where Node has
+ *   no usable `node:sqlite`;
+ * - `node:sqlite` (`DatabaseSync`) from Node 22.16 on. better-sqlite3 12 aborts the process on
+ *   Node 24 (`Assertion failed: (env) != nullptr` in `node::RemoveEnvironmentCleanupHook` when a
+ *   statement is finalized), and better-sqlite3 13, which fixes it, requires Node 22.
+ *
+ * Both are given the same small surface, the part of better-sqlite3 that Kysely's SqliteDialect,
+ * the group commit and the statement cache use. better-sqlite3 is handed over as it is; for
+ * `node:sqlite`, `NodeSqliteConnection` adapts the differences: parameters arrive as one array,
+ * rows are plain objects (not null-prototype ones) with BLOBs as Buffers, statements say whether
+ * they return rows (`reader`) and whether they write (`readonly`), and errors carry
+ * better-sqlite3's codes (`SQLITE_CONSTRAINT_UNIQUE`, …) that `errors.ts` tests.
+ */
+export type SqliteDriverName = 'better-sqlite3' | 'node:sqlite'
+
+export interface SqliteRunResult {
+  changes: number | bigint
+  lastInsertRowid: number | bigint
+}
+
+export interface SqliteStatement {
+  /** The statement returns rows (it has result columns). */
+  readonly reader: boolean
+  /** The statement does not write to the database (`sqlite3_stmt_readonly`). */
+  readonly readonly: boolean
+  all(parameters?: readonly unknown[]): unknown[]
+  run(parameters?: readonly unknown[]): SqliteRunResult
+  iterate(parameters?: readonly unknown[]): IterableIterator<unknown>
+}
+
+export interface SqliteConnection {
+  /** A transaction is open on the connection. */
+  readonly inTransaction: boolean
+  prepare(sql: string): SqliteStatement
+  /** Runs one or more statements, ignoring any rows. */
+  exec(sql: string): void
+  close(): void
+}
+
+export interface OpenSqliteOptions {
+  readonly?: boolean
+  /** Defaults to `QUARTET_SQLITE_DRIVER`, else the driver for this Node version. */
+  driver?: SqliteDriverName
+}
+
+/** Opens a SQLite file (or ":memory:") with the driver for this Node version. */
+export function openSqlite(file: string, options: OpenSqliteOptions = {}): { connection: SqliteConnection; driver: SqliteDriverName } {
+  const driver = options.driver ?? sqliteDriver()
+  if (driver === 'node:sqlite') {
+    const { DatabaseSync } = loadNodeSqlite()
+    return { connection: new NodeSqliteConnection(new DatabaseSync(file, { readOnly: options.readonly === true })), driver }
+  }
+  const BetterSqlite = loadBetterSqlite3()
+  // better-sqlite3 has this surface already (Kysely's SqliteDialect was written for it).
+  return { connection: new BetterSqlite(file, { readonly: options.readonly === true }) as unknown as SqliteConnection, driver }
+}
+
+/** The driver `openSqlite` uses: `QUARTET_SQLITE_DRIVER` when set, else the one for this Node version. */
+export function sqliteDriver(env: NodeJS.ProcessEnv = process.env, nodeVersion: string = process.versions.node): SqliteDriverName {
+  const chosen = env.QUARTET_SQLITE_DRIVER
+  if (chosen === 'better-sqlite3' || chosen === 'node:sqlite') return chosen
+  if (chosen) throw new Error(`QUARTET_SQLITE_DRIVER must be "better-sqlite3" or "node:sqlite", not "${chosen}"`)
+  return defaultSqliteDriver(nodeVersion)
+}
+
+/**
+ * `node:sqlite` from Node 22.16 (the first with `StatementSync#columns()` and
+ * `DatabaseSync#isTransaction`, both needed here), better-sqlite3 before.
+ */
+export function defaultSqliteDriver(nodeVersion: string): SqliteDriverName {
+  const [major = 0, minor = 0] = nodeVersion.split('.').map(Number)
+  return major > 22 || (major === 22 && minor >= 16) ? 'node:sqlite' : 'better-sqlite3'
+}
+
+const require = createRequire(import.meta.url)
+
+function loadBetterSqlite3(): typeof BetterSqlite3 {
+  try {
+    return require('better-sqlite3') as typeof BetterSqlite3
+  } catch (error) {
+    throw new Error(`the SQLite driver better-sqlite3 could not be loaded on Node ${process.versions.node} (run \`npm ci\` with this Node): ${(error as Error).message}`, { cause: error })
+  }
+}
+
+// ---- node:sqlite ------------------------------------------------------------------------------
+// Declared here because @types/node follows the oldest supported Node (20), which has no node:sqlite.
+
+interface NodeStatementSync {
+  all(...parameters: unknown[]): unknown[]
+  run(...parameters: unknown[]): SqliteRunResult
+  iterate(...parameters: unknown[]): IterableIterator<unknown>
+  columns(): { name: string }[]
+  setReturnArrays(enabled: boolean): void
+}
+
+interface NodeDatabaseSync {
+  readonly isTransaction: boolean
+  prepare(sql: string): NodeStatementSync
+  exec(sql: string): void
+  close(): void
+}
+
+interface NodeSqliteModule {
+  DatabaseSync: new (file: string, options?: { readOnly?: boolean }) => NodeDatabaseSync
+}
+
+let nodeSqlite: NodeSqliteModule | undefined
+
+/**
+ * Loads `node:sqlite` without printing its ExperimentalWarning (Node 22 prints one on first load)
+ * to users: only that warning is dropped, any other warning emitted meanwhile passes through.
+ */
+function loadNodeSqlite(): NodeSqliteModule {
+  if (nodeSqlite) return nodeSqlite
+  const emitWarning = process.emitWarning
+  process.emitWarning = function (this: unknown, warning: string | Error, ...rest: unknown[]) {
+    const message = typeof warning === 'string' ? warning : warning.message
+    const option = rest[0]
+    const type = typeof option === 'string' ? option : (option as { type?: string } | undefined)?.type ?? (typeof warning === 'string' ? undefined : warning.name)
+    if (type === 'ExperimentalWarning' && message.includes('SQLite')) return
+    return (emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest)
+  } as typeof process.emitWarning
+  try {
+    nodeSqlite = require('node:sqlite') as NodeSqliteModule
+  } catch (error) {
+    throw new Error(`node:sqlite is not available on Node ${process.versions.node} (it needs Node 22.16 or later): ${(error as Error).message}`, { cause: error })
+  } finally {
+    process.emitWarning = emitWarning
+  }
+  return nodeSqlite
+}
+
+const NO_PARAMETERS: readonly unknown[] = []
+
+class NodeSqliteConnection implements SqliteConnection {
+  readonly #db: NodeDatabaseSync
+
+  constructor(db: NodeDatabaseSync) {
+    this.#db = db
+  }
+
+  get inTransaction(): boolean {
+    return this.#db.isTransaction
+  }
+
+  prepare(sql: string): SqliteStatement {
+    let statement: NodeStatementSync
+    try {
+      statement = this.#db.prepare(sql)
+    } catch (error) {
+      throw withSqliteCode(error)
+    }
+    return new NodeSqliteStatement(this.#db, sql, statement)
+  }
+
+  exec(sql: string): void {
+    try {
+      this.#db.exec(sql)
+    } catch (error) {
+      throw withSqliteCode(error)
+    }
+  }
+
+  close(): void {
+    this.#db.close()
+  }
+}
+
+class NodeSqliteStatement implements SqliteStatement {
+  readonly reader: boolean
+  readonly #db: NodeDatabaseSync
+  readonly #sql: string
+  readonly #statement: NodeStatementSync
+  readonly #columns: string[]
+  #readonly: boolean | undefined
+
+  constructor(db: NodeDatabaseSync, sql: string, statement: NodeStatementSync) {
+    this.#db = db
+    this.#sql = sql
+    this.#statement = statement
+    this.#columns = statement.columns().map((column) => column.name)
+    this.reader = this.#columns.length > 0
+    // Rows come as arrays and are made into plain objects here: node:sqlite's own row objects
+    // have a null prototype, which deepStrictEqual and hasOwnProperty callers tell apart.
+    if (this.reader) statement.setReturnArrays(true)
+  }
+
+  /**
+   * Whether the statement leaves the database unchanged, as `sqlite3_stmt_readonly` (which
+   * better-sqlite3 exposes and node:sqlite does not) decides it: from the compiled program, which
+   * opens a write transaction (or checkpoints, vacuums, changes the journal mode) exactly when the
+   * statement writes. Asked only by the group commit, for a statement outside a transaction
+   * while a batch is open; computed once per prepared statement.
+   */
+  get readonly(): boolean {
+    if (this.#readonly === undefined) {
+      try {
+        const program = this.#db.prepare(`EXPLAIN ${this.#sql}`).all() as { opcode: string; p2: number }[]
+        this.#readonly = !program.some((op) => (op.opcode === 'Transaction' && op.p2 !== 0) || WRITING_OPCODES.has(op.opcode))
+      } catch {
+        // Not explainable (an EXPLAIN itself): count it as a write, which only commits early.
+        this.#readonly = false
+      }
+    }
+    return this.#readonly
+  }
+
+  all(parameters: readonly unknown[] = NO_PARAMETERS): unknown[] {
+    let rows: unknown[]
+    try {
+      rows = this.#statement.all(...parameters)
+    } catch (error) {
+      throw withSqliteCode(error)
+    }
+    if (!this.reader) return rows
+    const columns = this.#columns
+    for (let i = 0; i < rows.length; i++) rows[i] = toRow(columns, rows[i] as unknown[])
+    return rows
+  }
+
+  run(parameters: readonly unknown[] = NO_PARAMETERS): SqliteRunResult {
+    try {
+      return this.#statement.run(...parameters)
+    } catch (error) {
+      throw withSqliteCode(error)
+    }
+  }
+
+  *iterate(parameters: readonly unknown[] = NO_PARAMETERS): IterableIterator<unknown> {
+    let iterator: IterableIterator<unknown>
+    try {
+      iterator = this.#statement.iterate(...parameters)
+    } catch (error) {
+      throw withSqliteCode(error)
+    }
+    const columns = this.#columns
+    while (true) {
+      let next: IteratorResult<unknown>
+      try {
+        next = iterator.next()
+      } catch (error) {
+        throw withSqliteCode(error)
+      }
+      if (next.done) return
+      yield this.reader ? toRow(columns, next.value as unknown[]) : next.value
+    }
+  }
+}
+
+const WRITING_OPCODES = new Set(['Checkpoint', 'Vacuum', 'JournalMode'])
+
+function toRow(columns: string[], values: unknown[]): Record<string, unknown> {
+  const row: Record<string, unknown> = {}
+  for (let i = 0; i < columns.length; i++) {
+    const value = values[i]
+    // better-sqlite3 returns BLOBs as Buffers; node:sqlite as plain Uint8Arrays (same memory here).
+    row[columns[i] as string] = value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value
+  }
+  return row
+}
+
+/**
+ * node:sqlite reports SQLite failures as `code: 'ERR_SQLITE_ERROR'` with the extended result code
+ * in `errcode`; better-sqlite3 puts its name in `code` (`SQLITE_CONSTRAINT_UNIQUE`), which the
+ * rest of Quartet tests. Give the error that name; the message stays SQLite's own.
+ */
+function withSqliteCode(error: unknown): unknown {
+  const e = error as { code?: unknown; errcode?: unknown } | null
+  if (e && e.code === 'ERR_SQLITE_ERROR' && typeof e.errcode === 'number') {
+    const name = RESULT_CODES[e.errcode] ?? RESULT_CODES[e.errcode & 0xff]
+    if (name) e.code = name
+  }
+  return error
+}
+
+/** SQLite result codes (primary, and the extended ones whose names callers may test). */
+const RESULT_CODES: Record<number, string> = {
+  1: 'SQLITE_ERROR',
+  2: 'SQLITE_INTERNAL',
+  3: 'SQLITE_PERM',
+  4: 'SQLITE_ABORT',
+  5: 'SQLITE_BUSY',
+  6: 'SQLITE_LOCKED',
+  7: 'SQLITE_NOMEM',
+  8: 'SQLITE_READONLY',
+  9: 'SQLITE_INTERRUPT',
+  10: 'SQLITE_IOERR',
+  11: 'SQLITE_CORRUPT',
+  12: 'SQLITE_NOTFOUND',
+  13: 'SQLITE_FULL',
+  14: 'SQLITE_CANTOPEN',
+  15: 'SQLITE_PROTOCOL',
+  16: 'SQLITE_EMPTY',
+  17: 'SQLITE_SCHEMA',
+  18: 'SQLITE_TOOBIG',
+  19: 'SQLITE_CONSTRAINT',
+  20: 'SQLITE_MISMATCH',
+  21: 'SQLITE_MISUSE',
+  22: 'SQLITE_NOLFS',
+  23: 'SQLITE_AUTH',
+  24: 'SQLITE_FORMAT',
+  25: 'SQLITE_RANGE',
+  26: 'SQLITE_NOTADB',
+  261: 'SQLITE_BUSY_RECOVERY',
+  517: 'SQLITE_BUSY_SNAPSHOT',
+  773: 'SQLITE_BUSY_TIMEOUT',
+  262: 'SQLITE_LOCKED_SHAREDCACHE',
+  518: 'SQLITE_LOCKED_VTAB',
+  264: 'SQLITE_READONLY_RECOVERY',
+  520: 'SQLITE_READONLY_CANTLOCK',
+  776: 'SQLITE_READONLY_ROLLBACK',
+  1032: 'SQLITE_READONLY_DBMOVED',
+  275: 'SQLITE_CONSTRAINT_CHECK',
+  531: 'SQLITE_CONSTRAINT_COMMITHOOK',
+  787: 'SQLITE_CONSTRAINT_FOREIGNKEY',
+  1043: 'SQLITE_CONSTRAINT_FUNCTION',
+  1299: 'SQLITE_CONSTRAINT_NOTNULL',
+  1555: 'SQLITE_CONSTRAINT_PRIMARYKEY',
+  1811: 'SQLITE_CONSTRAINT_TRIGGER',
+  2067: 'SQLITE_CONSTRAINT_UNIQUE',
+  2323: 'SQLITE_CONSTRAINT_VTAB',
+  2579: 'SQLITE_CONSTRAINT_ROWID',
+  2835: 'SQLITE_CONSTRAINT_PINNED',
+  3091: 'SQLITE_CONSTRAINT_DATATYPE'
+}

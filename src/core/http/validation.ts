@@ -1,0 +1,80 @@
+import { AjvCompiler } from '@fastify/ajv-compiler'
+import type { FastifySchemaCompiler, FastifyServerOptions } from 'fastify'
+
+type BuildValidator = (externalSchemas: unknown, ajvOptions: unknown) => FastifySchemaCompiler<unknown>
+type ValidatorFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildValidator']
+interface Validator {
+  (data: unknown, context?: unknown): unknown
+  errors?: unknown
+  schemaEnv?: unknown
+}
+
+const BASE_OPTIONS = { allErrors: true, removeAdditional: true, useDefaults: true } as const
+
+/** Bodies whose values are strings by nature (form fields, query parameters): all of them, or the listed top-level properties. */
+const stringSourced = new WeakMap<object, true | ReadonlySet<string>>()
+
+/**
+ * Marks a body as form data: its values were strings on the wire, so validation may coerce them
+ * ("5" → 5, "true" → true) as it does for query strings. With `properties`, only those top-level
+ * properties are (a JSON body merged with query parameters); everything else is held to its JSON type.
+ */
+export function markStringSourced<T extends object>(body: T, properties?: Iterable<string>): T {
+  stringSourced.set(body, properties === undefined ? true : new Set(properties))
+  return body
+}
+
+/** Whether the whole body is form data (markStringSourced without properties). */
+export function isFormBody(body: unknown): boolean {
+  return body !== null && typeof body === 'object' && stringSourced.get(body) === true
+}
+
+const FORM_MEDIA_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data'])
+
+/**
+ * Two Ajv instances: a coercing one for what arrives as text (path, query string, headers, form
+ * bodies) and a strict one for JSON bodies, where `"Quantity": true` or a body `true` is a type
+ * error, not a 1 or an "true". Fastify hands every validator only the value, so a body is known to
+ * be a form by its content-type schema or by markStringSourced.
+ * (A custom compiler also means Fastify no longer lower-cases header schemas; no route has one.)
+ */
+export const splitCoercionValidators = ((externalSchemas, ajvOptions) => {
+  const pool = AjvCompiler() as unknown as BuildValidator
+  const options = (ajvOptions ?? {}) as { customOptions?: Record<string, unknown> }
+  const coercing = pool(externalSchemas, { ...options, customOptions: { ...options.customOptions, ...BASE_OPTIONS, coerceTypes: 'array' } })
+  const strict = pool(externalSchemas, { ...options, customOptions: { ...options.customOptions, ...BASE_OPTIONS, coerceTypes: false } })
+  return (route) => {
+    if (route.httpPart !== 'body' || (route.contentType !== undefined && FORM_MEDIA_TYPES.has(route.contentType))) return coercing(route)
+    // Most bodies are JSON: the coercing twin is compiled on the first form body only.
+    let twin: Validator | undefined
+    return bodyValidator(strict(route) as Validator, () => (twin ??= coercing(route) as Validator))
+  }
+}) as BuildValidator as unknown as ValidatorFactory
+
+function bodyValidator(strict: Validator, coercing: () => Validator): Validator {
+  const validate: Validator = (data, context) => {
+    const marked = data !== null && typeof data === 'object' ? stringSourced.get(data) : undefined
+    let chosen = strict
+    if (marked === true) chosen = coercing()
+    else if (marked !== undefined) coerceProperties(coercing(), data as Record<string, unknown>, marked)
+    const valid = chosen(data, context)
+    validate.errors = chosen.errors
+    return valid
+  }
+  // Fastify passes the request as parent data only to validators that look like Ajv's.
+  validate.schemaEnv = strict.schemaEnv
+  return validate
+}
+
+/**
+ * Coerces only the named properties: the coercing validator runs on a deep copy (so no JSON
+ * value is touched), its results for those properties are copied back, and the strict validator
+ * then checks the whole body. A property that does not coerce keeps its string and fails there.
+ */
+function coerceProperties(coercing: Validator, body: Record<string, unknown>, properties: ReadonlySet<string>): void {
+  const copy = structuredClone(body)
+  coercing(copy)
+  for (const name of properties) {
+    if (Object.hasOwn(body, name) && Object.hasOwn(copy, name)) body[name] = copy[name]
+  }
+}

@@ -1,0 +1,35 @@
+import type { ServiceDefinition, StartupNote } from '../../core/service.js'
+import { buildOrchestratorApp } from './app.js'
+import { orchestratorConfig, type OrchestratorSettings } from './config.js'
+import { orchestratorMigrations } from './state/migrations.js'
+import { packageVersion } from './version.js'
+
+export { orchestratorMigrations } from './state/migrations.js'
+
+export const orchestratorService: ServiceDefinition<OrchestratorSettings> = {
+  name: 'orchestrator',
+  description: 'local project-orchestration server: plans and runs sprints of tasks through coding agents',
+  migrations: orchestratorMigrations,
+  config: orchestratorConfig,
+  async create({ config, settings, database, logger, platform }) {
+    const orchestratorLogger = logger.child({ service: 'orchestrator' })
+    const { app, token } = await buildOrchestratorApp({
+      settings,
+      host: config.host,
+      dataDir: config.dataDir,
+      databaseUrl: config.databaseUrl,
+      database,
+      logger: orchestratorLogger,
+      platform,
+      version: packageVersion(),
+      env: process.env
+    })
+    const notes: StartupNote[] = [`project: ${settings.projectRoot}`]
+    if (token.warning) notes.push({ warning: `auth: WARNING ${token.warning}` })
+    if (token.token) notes.push(`auth: bearer token ${token.fingerprint}${token.file ? ` in ${token.file}` : ` (${token.source})`}`)
+    notes.push({ hint: 'plan and run', command: 'npx quartet plan && npx quartet run' }, { hint: 'status', command: 'npx quartet status' })
+    if (!settings.controlMutations) notes.push('      control over HTTP (plan, start, kill …) is off: QUARTET_CONTROL_MUTATIONS=1 or api.control_mutations to allow it')
+    // Running jobs are detached processes: they keep going while the server restarts.
+    return { app, notes }
+  }
+}

@@ -1,0 +1,196 @@
+/**
+ * The rules of approvals: how a request is recorded (masked, raw arguments aside), how it is
+ * decided (once, attributably, idempotently, never by its requester), how it expires (its
+ * default action, channel `ttl-expire`) and how a waiter learns the outcome. Every method works
+ * on the database alone, so the server, the CLI and a detached job share one truth.
+ */
+import { createHash } from 'node:crypto'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { orchestratorError } from '../../errors.js'
+import type { ProjectConfig } from '../../project/config-schema.js'
+import type { ApprovalRow } from '../../state/db.js'
+import { categoryOf, type ApprovalDecisionValue, type HistoryFilter, type NewApproval } from '../../state/approvals.repository.js'
+import type { OrchestratorRepositories } from '../../state/repositories.js'
+import { maskArguments, maskText } from './masking.js'
+import { writeRawArgs } from './raw-args.js'
+import { renderEntry, renderHistoryEntry, type ApprovalEntryView } from './approvals.render.js'
+
+// One masking for every approval request (process submissions' too).
+export { maskArguments, maskText } from './masking.js'
+
+export const APPROVAL_ID = /^apr_[A-Za-z0-9_-]{8,64}$/
+export const TTL_EXPIRE_CHANNEL = 'ttl-expire'
+const POLL_MS = 200
+
+export interface ApprovalsServiceDeps {
+  repositories: Pick<OrchestratorRepositories, 'approvals'>
+  projectId: number
+  dataDir: string
+  clock: () => Date
+  newId: () => string
+  /** Read per call: the config file may change while the server runs. */
+  approvalConfig: () => ProjectConfig['approval']
+}
+
+export interface ApprovalRequestInput {
+  requesterKind: NewApproval['requesterKind']
+  requesterId: string
+  summary: string
+  scope: string
+  risk: string
+  policy?: string
+  taskId?: string | null
+  toolName?: string | null
+  args: unknown
+}
+
+export interface DecideInput {
+  id: string
+  decision: ApprovalDecisionValue
+  reason?: string | undefined
+  decidedBy: string
+  channel: string
+  idempotencyKey?: string | null
+}
+
+export interface DecideResult {
+  success: true
+  decision: NonNullable<ApprovalEntryView['decision']>
+  idempotent: boolean
+}
+
+function digestOf(decision: string, reason: string): string {
+  return createHash('sha256').update(JSON.stringify({ decision, reason })).digest('hex')
+}
+
+export function assertApprovalId(id: string): void {
+  if (!APPROVAL_ID.test(id)) throw orchestratorError('ORCH_APPROVAL_INVALID_ID')
+}
+
+export function createApprovalsService(deps: ApprovalsServiceDeps) {
+  const repo = deps.repositories.approvals
+  const now = () => deps.clock().toISOString()
+
+  async function load(id: string): Promise<ApprovalRow> {
+    assertApprovalId(id)
+    const row = await repo.get(deps.projectId, id)
+    if (!row) throw orchestratorError('ORCH_APPROVAL_NOT_FOUND')
+    return row
+  }
+
+  /** Closes one undecided, past-due request with its default action; false when someone else closed it. */
+  async function expire(row: ApprovalRow): Promise<boolean> {
+    const at = now()
+    return repo.decide(row.id, {
+      decision: row.default_action as ApprovalDecisionValue, decidedBy: 'system:ttl', channel: TTL_EXPIRE_CHANNEL, decidedAt: at,
+      reason: `expired without a decision; default action ${row.default_action}`, closureReason: 'expired', idempotencyKey: null, decisionDigest: null
+    }, { now: at, allowExpired: true })
+  }
+
+  /** The answer for a request that is already closed (a replay of the same key and body is the same answer). */
+  function closedAnswer(row: ApprovalRow, input: DecideInput, digest: string): DecideResult {
+    const category = categoryOf(row, now())
+    if (row.decision !== null && input.idempotencyKey && row.idempotency_key === input.idempotencyKey) {
+      if (row.decision_digest !== digest) throw orchestratorError('ORCH_IDEMPOTENCY_CONFLICT')
+      return { success: true, decision: renderEntry(row, now()).decision!, idempotent: true }
+    }
+    if (category === 'expired') throw orchestratorError('ORCH_APPROVAL_EXPIRED')
+    throw orchestratorError('ORCH_APPROVAL_DECIDED', `The approval request is already decided (${category}).`)
+  }
+
+  return {
+    async request(input: ApprovalRequestInput): Promise<ApprovalEntryView> {
+      const config = deps.approvalConfig()
+      const id = deps.newId()
+      const createdAt = deps.clock()
+      const maskedArgs = await maskArguments(input.args ?? {})
+      const masked = JSON.stringify(maskedArgs)
+      // The raw copy is kept only when masking hid something: the masked one says everything else.
+      const rawRef = masked === JSON.stringify(input.args ?? {}) ? null : writeRawArgs(deps.dataDir, id, input.args)
+      const row = await repo.create({
+        id, projectId: deps.projectId, taskId: input.taskId ?? null, requesterKind: input.requesterKind, requesterId: input.requesterId,
+        summary: (await maskText(input.summary)).slice(0, 200), scope: input.scope, risk: input.risk, policy: input.policy ?? 'require-approval',
+        defaultAction: config.expiry_action, toolName: input.toolName ?? null, maskedArgs: masked, rawArgsRef: rawRef,
+        createdAt: createdAt.toISOString(), expiresAt: new Date(createdAt.getTime() + config.default_expiry_seconds * 1000).toISOString()
+      })
+      return renderEntry(row, now())
+    },
+
+    async overview(): Promise<Record<'pending' | 'approved' | 'denied' | 'expired', ApprovalEntryView[]>> {
+      const at = now()
+      const groups = { pending: [] as ApprovalEntryView[], approved: [] as ApprovalEntryView[], denied: [] as ApprovalEntryView[], expired: [] as ApprovalEntryView[] }
+      for (const row of await repo.listRecent(deps.projectId)) groups[categoryOf(row, at)].push(renderEntry(row, at))
+      return groups
+    },
+
+    async pending(): Promise<ApprovalEntryView[]> {
+      const at = now()
+      return (await repo.listPending(deps.projectId, at)).map((row) => renderEntry(row, at))
+    },
+
+    /** The still-pending request of a task, if any (a resumed task rejoins it instead of asking twice). */
+    async pendingForTask(taskId: string): Promise<ApprovalEntryView | null> {
+      const row = await repo.latestForTask(deps.projectId, taskId)
+      return row && categoryOf(row, now()) === 'pending' ? renderEntry(row, now()) : null
+    },
+
+    async get(id: string): Promise<ApprovalEntryView> {
+      return renderEntry(await load(id), now())
+    },
+
+    async history(filter: HistoryFilter) {
+      const at = now()
+      const { rows, total } = await repo.history(deps.projectId, at, filter)
+      return {
+        entries: rows.map((row) => renderHistoryEntry(row, at)),
+        pagination: { total, limit: filter.limit, offset: filter.offset, hasMore: filter.offset + rows.length < total }
+      }
+    },
+
+    /** Records a decision. Concurrent deciders race on one conditional update: exactly one wins. */
+    async decide(input: DecideInput): Promise<DecideResult> {
+      const reason = input.reason ?? ''
+      const digest = digestOf(input.decision, reason)
+      const row = await load(input.id)
+      if (row.decision !== null) return closedAnswer(row, input, digest)
+      if (row.requester_id === input.decidedBy) throw orchestratorError('ORCH_APPROVAL_SELF_DECISION')
+      if (row.expires_at <= now()) {
+        await expire(row)
+        throw orchestratorError('ORCH_APPROVAL_EXPIRED')
+      }
+      const decidedAt = now()
+      const won = await repo.decide(row.id, {
+        decision: input.decision, decidedBy: input.decidedBy, channel: input.channel, decidedAt, reason,
+        closureReason: null, idempotencyKey: input.idempotencyKey ?? null, decisionDigest: digest
+      }, { now: decidedAt, allowExpired: false })
+      const current = await load(input.id)
+      if (!won) return closedAnswer(current, input, digest)
+      return { success: true, decision: renderEntry(current, now()).decision!, idempotent: false }
+    },
+
+    /**
+     * Waits until the request is closed or `timeoutMs` passes, then answers its entry. Polls the
+     * database, because decisions may come from another process (the CLI); a due request is
+     * expired here at once rather than at the next sweep.
+     */
+    async wait(id: string, timeoutMs: number, signal?: AbortSignal): Promise<ApprovalEntryView> {
+      const row = await load(id)
+      const deadline = Date.now() + timeoutMs
+      let current = row
+      for (;;) {
+        if (current.decision === null && current.expires_at <= now()) await expire(current)
+        current = await load(id)
+        if (current.decision !== null || Date.now() >= deadline || signal?.aborted) return renderEntry(current, now())
+        await sleep(Math.min(POLL_MS, Math.max(0, deadline - Date.now())), undefined, signal ? { signal } : {}).catch(() => {})
+      }
+    },
+
+    /** Closes every past-due request of the project with its default action; answers how many. */
+    async sweepExpired(): Promise<number> {
+      let closed = 0
+      for (const row of await repo.listDue(deps.projectId, now())) if (await expire(row)) closed++
+      return closed
+    }
+  }
+}
+export type ApprovalsService = ReturnType<typeof createApprovalsService>

@@ -1,0 +1,116 @@
+import type { MemoryRepository, MemoryScopeKey } from '../../state/memory.repository.js'
+import { digestOf, sha256Digest } from './canonical.js'
+import {
+  DEFAULT_READ_LIMITS, hold, MEMORY_SCHEMA_VERSION,
+  type AbsentView, type AvailableView, type MemoryConsumer, type MemoryDetailView, type MemoryReadEntry, type MemoryReadLimits, type MemoryReadView, type MemoryScope
+} from './contract.js'
+import { CURSOR_PREFIX, DETAIL_PREFIX, type TokenSealer } from './opaque-token.js'
+import { assemblePage, candidateDigestOf, entryWire } from './page.js'
+import { parseMemoryQuery, type MemoryQueryParams } from './query.js'
+
+export interface MemoryReadDeps {
+  repository: MemoryRepository
+  sealer: TokenSealer
+  limits?: MemoryReadLimits
+  onQueryFailed?: (error: unknown) => void
+}
+
+export type LegacySearchOutcome =
+  | { kind: 'ok'; items: Array<Pick<MemoryReadEntry, 'entry' | 'relevance'>> }
+  | { kind: 'held'; view: MemoryReadView & { state: 'HOLD' } }
+  | { kind: 'unavailable' }
+
+const scopeKeyOf = (scope: MemoryScope): MemoryScopeKey => ({ projectId: scope.projectId, tenantId: scope.tenantId })
+const isInteger = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+
+/**
+ * Bounded reads of the memory under the versioned contract. Each page and its snapshot revision
+ * come from one statement; a cursor is honoured only for the scope, query and limits it was made
+ * for, and only while the scope's entries are unchanged (else CURSOR_STALE).
+ */
+export function createMemoryReadService(deps: MemoryReadDeps) {
+  const { repository, sealer } = deps
+  const baseLimits = deps.limits ?? DEFAULT_READ_LIMITS
+
+  async function search(scope: MemoryScope, consumer: MemoryConsumer, params: MemoryQueryParams): Promise<MemoryReadView> {
+    const parsed = parseMemoryQuery(params)
+    if (!parsed) return hold('INVALID_REQUEST', consumer, scope)
+    const limits: MemoryReadLimits = { ...baseLimits, maxEntries: Math.min(baseLimits.maxEntries, parsed.limit ?? baseLimits.maxEntries) }
+    const scopeDigest = digestOf(scope)
+    const queryDigest = digestOf(parsed.filter)
+    const limitsDigest = digestOf(limits)
+
+    let offset = 0
+    let expectedRevision: string | null = null
+    if (parsed.cursor !== null) {
+      const cursor = sealer.open(CURSOR_PREFIX, parsed.cursor)
+      if (!cursor || cursor.schemaVersion !== MEMORY_SCHEMA_VERSION || cursor.consumer !== consumer || cursor.scopeDigest !== scopeDigest ||
+        cursor.queryDigest !== queryDigest || cursor.limitsDigest !== limitsDigest || !isInteger(cursor.afterOrdinal) || typeof cursor.selectionRevisionDigest !== 'string') {
+        return hold('CURSOR_INVALID', consumer, scope)
+      }
+      offset = cursor.afterOrdinal
+      expectedRevision = cursor.selectionRevisionDigest
+    }
+
+    let page
+    try {
+      page = await repository.search(scopeKeyOf(scope), parsed.filter, offset, limits.maxCandidates + 1)
+    } catch (error) {
+      deps.onQueryFailed?.(error)
+      return hold('QUERY_FAILED', consumer, scope)
+    }
+    const selectionRevisionDigest = digestOf({ scopeDigest, snapshot: page.snapshot })
+    if (expectedRevision !== null && expectedRevision !== selectionRevisionDigest) return hold('CURSOR_STALE', consumer, scope)
+    const base = { consumer, scope, limits, selectionRevisionDigest, queryDigest, scopeDigest, limitsDigest }
+    if (page.hits.length === 0) {
+      const absent: AbsentView = { state: 'ABSENT', ...base, candidates: [], entries: [], deferred: [], nextCursor: null }
+      return absent
+    }
+
+    const reasons = parsed.filter.terms.length > 0 ? ['QUERY_MATCH' as const] : ['PREFERRED_LATEST' as const]
+    const assembled = assemblePage(page.hits, limits, reasons, (hit) => sealer.seal(DETAIL_PREFIX, {
+      schemaVersion: MEMORY_SCHEMA_VERSION, consumer, scopeDigest, queryDigest, selectionRevisionDigest, id: hit.id, candidateDigest: candidateDigestOf(hit)
+    }))
+    if (assembled.consumed === 0) return hold('RENDER_LIMIT_EXCEEDED', consumer, scope)
+    const last = page.hits[assembled.consumed - 1]!
+    const nextCursor = assembled.consumed < page.hits.length
+      ? sealer.seal(CURSOR_PREFIX, {
+        schemaVersion: MEMORY_SCHEMA_VERSION, consumer, scopeDigest, queryDigest, limitsDigest, selectionRevisionDigest,
+        anchorCandidateDigest: candidateDigestOf(last), afterRank: last.relevance, afterOrdinal: offset + assembled.consumed, afterId: last.id
+      })
+      : null
+    const available: AvailableView = { state: 'AVAILABLE', ...base, candidates: assembled.candidates, entries: assembled.entries, deferred: assembled.deferred, nextCursor }
+    return available
+  }
+
+  async function detail(scope: MemoryScope, consumer: MemoryConsumer, v: string | undefined, ref: string | undefined): Promise<MemoryDetailView> {
+    if (v !== '1' || ref === undefined || ref === '') return hold('INVALID_REQUEST', consumer, scope)
+    const payload = sealer.open(DETAIL_PREFIX, ref)
+    if (!payload || payload.schemaVersion !== MEMORY_SCHEMA_VERSION || payload.consumer !== consumer || payload.scopeDigest !== digestOf(scope) || !isInteger(payload.id)) {
+      return hold('DETAIL_REFERENCE_INVALID', consumer, scope)
+    }
+    let row
+    try {
+      row = await repository.get(scopeKeyOf(scope), payload.id)
+    } catch (error) {
+      deps.onQueryFailed?.(error)
+      return hold('QUERY_FAILED', consumer, scope)
+    }
+    if (!row || candidateDigestOf(row) !== payload.candidateDigest) return { ...hold('DETAIL_CHANGED', consumer, scope), requiredIds: [payload.id] }
+    return { state: 'AVAILABLE', consumer, scope, entry: entryWire(row), contentDigest: sha256Digest(row.content) }
+  }
+
+  /** The array answer of `GET /api/memory/search?q=` (no `v`): entries on success, never an empty array for a held or failed read. */
+  async function legacySearch(scope: MemoryScope, q: string | undefined): Promise<LegacySearchOutcome> {
+    if (q === undefined || q.trim() === '') return { kind: 'ok', items: [] }
+    const view = await search(scope, 'api', { v: '1', q })
+    if (view.state === 'HOLD') return view.reasonCode === 'QUERY_FAILED' ? { kind: 'unavailable' } : { kind: 'held', view }
+    if (view.state === 'ABSENT') return { kind: 'ok', items: [] }
+    // Every hit deferred: an empty array would claim "no match" for a read that was only too large.
+    if (view.entries.length === 0) return { kind: 'held', view: hold('RENDER_LIMIT_EXCEEDED', 'api', scope) }
+    return { kind: 'ok', items: view.entries.map(({ entry, relevance }) => ({ entry, relevance })) }
+  }
+
+  return { search, detail, legacySearch }
+}
+export type MemoryReadService = ReturnType<typeof createMemoryReadService>

@@ -1,0 +1,18 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { OrchestratorState } from '../../app.js'
+import { createMemoryReadService } from './memory-read.service.js'
+import { memoryRoutes } from './memory.routes.js'
+import { createTokenSealer, loadOrCreateMemoryKey } from './opaque-token.js'
+import { localProjectPrincipal } from './principal.js'
+
+/** Wires the memory routes: the project's token key, the read service, and the principal of each request. */
+export function memoryModule({ state, logger }: { state: OrchestratorState; logger: FastifyBaseLogger }) {
+  const reads = createMemoryReadService({
+    repository: state.repositories.memory,
+    sealer: createTokenSealer(loadOrCreateMemoryKey(state.dataDir, state.projectId)),
+    onQueryFailed: (error) => logger.warn({ err: error }, 'orchestrator: memory query failed')
+  })
+  // The bearer gate admits only this server's token, which stands for the local project (no tenant claims yet).
+  const principal = localProjectPrincipal(state.projectId)
+  return memoryRoutes({ reads, principalOf: () => principal })
+}

@@ -1,0 +1,55 @@
+import type { FastifyRequest } from 'fastify'
+import type { App } from '../../../../core/http/server.js'
+import { orchestratorErrors } from '../../errors.js'
+import { MEMORY_SCHEMA_VERSION, type MemoryConsumer } from './contract.js'
+import type { MemoryReadService } from './memory-read.service.js'
+import * as schemas from './memory.schemas.js'
+import { memoryScopeOf, type VerifiedPrincipal } from './principal.js'
+import type { MemoryQueryParams } from './query.js'
+import { projectionText } from './render.js'
+
+export interface MemoryRouteDeps {
+  reads: MemoryReadService
+  /** The caller as the gates verified it; the read scope comes from here, never from the URL. */
+  principalOf: (request: FastifyRequest) => VerifiedPrincipal
+}
+
+const tags = ['memory']
+const CONSUMER: MemoryConsumer = 'api'
+
+/** Memory reads: the versioned search and detail views, the legacy search array, the compatibility projection. */
+export function memoryRoutes({ reads, principalOf }: MemoryRouteDeps) {
+  return async function register(app: App) {
+    app.get<{ Querystring: MemoryQueryParams }>('/api/memory/search', {
+      schema: {
+        tags,
+        summary: 'With v=1: a bounded view (AVAILABLE, ABSENT or a typed HOLD, always 200). Without v: the legacy array of {entry, relevance}; a held read is 409, a failed one 503',
+        querystring: schemas.SearchQuery,
+        response: { 200: { anyOf: [schemas.SearchBody, schemas.LegacySearchBody] }, 409: schemas.LegacyHeldBody, 503: schemas.ErrorBody }
+      }
+    }, async (request, reply) => {
+      const scope = memoryScopeOf(principalOf(request))
+      if (request.query.v !== undefined) {
+        return { schemaVersion: MEMORY_SCHEMA_VERSION, view: await reads.search(scope, CONSUMER, request.query) }
+      }
+      const outcome = await reads.legacySearch(scope, request.query.q)
+      if (outcome.kind === 'ok') return outcome.items
+      if (outcome.kind === 'held') return reply.code(orchestratorErrors.ORCH_MEMORY_HOLD.status).send({ error: outcome.view.reasonCode, view: outcome.view })
+      return reply.code(orchestratorErrors.ORCH_MEMORY_UNAVAILABLE.status).send({ error: 'QUERY_FAILED' })
+    })
+
+    app.get<{ Querystring: { v?: string; ref?: string } }>('/api/memory/detail', {
+      schema: { tags, summary: 'The complete entry of one detail reference, revalidated against the caller\'s scope (AVAILABLE or a typed HOLD)', querystring: schemas.DetailQuery, response: { 200: schemas.DetailBody } }
+    }, async (request) => {
+      const scope = memoryScopeOf(principalOf(request))
+      return { schemaVersion: MEMORY_SCHEMA_VERSION, detail: await reads.detail(scope, CONSUMER, request.query.v, request.query.ref) }
+    })
+
+    app.get('/api/memory', {
+      schema: { tags, summary: 'Compatibility projection: the bounded view of the caller\'s "memory" entries, with a rendered text', response: { 200: schemas.ProjectionBody } }
+    }, async (request) => {
+      const view = await reads.search(memoryScopeOf(principalOf(request)), CONSUMER, { v: '1', type: 'memory' })
+      return { content: projectionText(view), schemaVersion: MEMORY_SCHEMA_VERSION, view }
+    })
+  }
+}

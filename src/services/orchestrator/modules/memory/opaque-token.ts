@@ -1,0 +1,76 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { ensurePrivateDir } from '../../runtime/private-file.js'
+import { canonicalJson } from './canonical.js'
+
+export const CURSOR_PREFIX = 'memory-read-cursor-v1.'
+export const DETAIL_PREFIX = 'memory-read-detail-v1.'
+const MAX_TOKEN_CHARS = 4096
+
+/**
+ * Cursors and detail references are opaque to clients but readable to us: base64url of
+ * canonical `{payload, mac}`, the mac an HMAC-SHA256 over prefix + canonical payload with the
+ * project's memory key. A changed byte, a cursor used as a ref, or a token minted for another
+ * project (another key) does not verify.
+ */
+export interface TokenSealer {
+  seal(prefix: string, payload: Record<string, unknown>): string
+  /** The payload when the token is well-formed and its mac verifies; otherwise null. */
+  open(prefix: string, token: string): Record<string, unknown> | null
+}
+
+export function createTokenSealer(key: Buffer): TokenSealer {
+  const macOf = (prefix: string, payload: unknown) => createHmac('sha256', key).update(prefix).update(canonicalJson(payload)).digest()
+  return {
+    seal(prefix, payload) {
+      const body = canonicalJson({ mac: `hmac-sha256:${macOf(prefix, payload).toString('hex')}`, payload })
+      return `${prefix}${Buffer.from(body).toString('base64url')}`
+    },
+    open(prefix, token) {
+      if (token.length > MAX_TOKEN_CHARS || !token.startsWith(prefix)) return null
+      const encoded = token.slice(prefix.length)
+      if (!/^[A-Za-z0-9_-]+$/.test(encoded)) return null
+      let parsed: unknown
+      try {
+        parsed = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8'))
+      } catch {
+        return null
+      }
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null
+      const { mac, payload } = parsed as { mac?: unknown; payload?: unknown }
+      if (typeof mac !== 'string' || !mac.startsWith('hmac-sha256:') || typeof payload !== 'object' || payload === null || Array.isArray(payload)) return null
+      const presented = Buffer.from(mac.slice('hmac-sha256:'.length), 'hex')
+      const expected = macOf(prefix, payload)
+      if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return null
+      return payload as Record<string, unknown>
+    }
+  }
+}
+
+export function memoryKeyFile(dataDir: string, projectId: number): string {
+  return path.join(dataDir, 'orchestrator', 'memory-keys', `project-${projectId}.key`)
+}
+
+/**
+ * The project's memory key (32 random bytes, 0600), created on first use. The file appears
+ * atomically and only once (link fails when it exists), so concurrent first users agree on one key.
+ */
+export function loadOrCreateMemoryKey(dataDir: string, projectId: number): Buffer {
+  const file = memoryKeyFile(dataDir, projectId)
+  ensurePrivateDir(path.dirname(file))
+  if (!fs.existsSync(file)) {
+    const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
+    fs.writeFileSync(temporary, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' })
+    try {
+      fs.linkSync(temporary, file)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    } finally {
+      fs.rmSync(temporary, { force: true })
+    }
+  }
+  const key = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'hex')
+  if (key.length < 32) throw new Error(`the memory key ${file} is damaged (expected 64 hex characters); remove it to mint a new one (open cursors and refs become invalid)`)
+  return key
+}

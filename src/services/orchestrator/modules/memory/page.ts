@@ -1,0 +1,87 @@
+import { canonicalJson, digestOf, sha256Digest } from './canonical.js'
+import {
+  BYTE_RESERVE, DEFERRED_BYTE_OVERHEAD, ENTRY_BYTE_OVERHEAD, ENTRY_LINE_OVERHEAD, LINE_RESERVE,
+  type EntryReason, type MemoryCandidate, type MemoryDeferred, type MemoryEntryWire, type MemoryReadEntry, type MemoryReadLimits
+} from './contract.js'
+import type { MemoryEntryRow } from '../../state/db.js'
+import type { MemoryHit } from '../../state/memory.repository.js'
+
+const TITLE_PREVIEW = 120
+const SUMMARY_PREVIEW = 240
+
+function preview(text: string, chars: number): string {
+  return text.length > chars ? `${text.slice(0, chars - 1)}…` : text
+}
+
+export function lineCount(text: string): number {
+  return text === '' ? 0 : text.split('\n').length
+}
+
+export function entryWire(row: MemoryEntryRow): MemoryEntryWire {
+  return {
+    id: row.id, type: row.type, source: row.source, title: row.title, content: row.content, summary: row.summary, tags: row.tags,
+    status: row.status, priority: row.priority, sprint_id: row.sprint_id, sprint_num: row.sprint_num, lang: row.lang,
+    metadata: row.metadata, tenant_id: row.tenant_id, created_at: row.created_at, updated_at: row.updated_at
+  }
+}
+
+/** Changes whenever the entry changes (every write gives it a new revision). */
+export function candidateDigestOf(row: Pick<MemoryEntryRow, 'id' | 'revision' | 'updated_at'>): string {
+  return digestOf({ id: row.id, revision: row.revision, updatedAt: row.updated_at })
+}
+
+export function candidateOf(hit: MemoryHit, recordBytes = Buffer.byteLength(canonicalJson(entryWire(hit)))): MemoryCandidate {
+  return {
+    id: hit.id, type: hit.type, source: hit.source,
+    titlePreview: preview(hit.title, TITLE_PREVIEW), summaryPreview: hit.summary === null ? null : preview(hit.summary, SUMMARY_PREVIEW),
+    status: hit.status, priority: hit.priority, sprintId: hit.sprint_id, sprintOrdinal: hit.sprint_num, language: hit.lang, tenantId: hit.tenant_id,
+    createdAt: hit.created_at, updatedAt: hit.updated_at,
+    contentByteLength: Buffer.byteLength(hit.content), contentLineCount: lineCount(hit.content),
+    recordByteLengthFloor: recordBytes,
+    relevance: hit.relevance, candidateDigest: candidateDigestOf(hit)
+  }
+}
+
+export interface AssembledPage {
+  candidates: MemoryCandidate[]
+  entries: MemoryReadEntry[]
+  deferred: MemoryDeferred[]
+  /** How many hits the page used (as entries or deferred); the next page starts after them. */
+  consumed: number
+}
+
+/**
+ * Fills one page in rank order: a hit that fits the remaining byte and line budgets is an entry;
+ * one that does not is deferred with a detail reference (never cut), and later, smaller hits may
+ * still fit. The page ends at the entry limit, or when not even a deferral fits any more. Every
+ * hit is thus on exactly one page, as an entry or as a deferral.
+ */
+export function assemblePage(hits: readonly MemoryHit[], limits: MemoryReadLimits, reasons: EntryReason[], detailRefOf: (hit: MemoryHit) => string): AssembledPage {
+  let bytesLeft = limits.maxBytes - BYTE_RESERVE
+  let linesLeft = limits.maxLines - LINE_RESERVE
+  const page: AssembledPage = { candidates: [], entries: [], deferred: [], consumed: 0 }
+  for (const hit of hits.slice(0, limits.maxCandidates)) {
+    if (page.entries.length >= limits.maxEntries) break
+    const entry = entryWire(hit)
+    const recordBytes = Buffer.byteLength(canonicalJson(entry))
+    const bytes = recordBytes + ENTRY_BYTE_OVERHEAD
+    const lines = lineCount(hit.content) + ENTRY_LINE_OVERHEAD
+    const candidate = candidateOf(hit, recordBytes)
+    if (bytes <= bytesLeft && lines <= linesLeft) {
+      bytesLeft -= bytes
+      linesLeft -= lines
+      page.entries.push({ entry, relevance: hit.relevance, contentDigest: sha256Digest(hit.content), reasons })
+    } else {
+      const reasonCode = bytes > bytesLeft ? 'BYTE_LIMIT' : 'LINE_LIMIT'
+      const detailRef = detailRefOf(hit)
+      const deferredBytes = Buffer.byteLength(String(hit.id)) + Buffer.byteLength(detailRef) + DEFERRED_BYTE_OVERHEAD
+      if (deferredBytes > bytesLeft || linesLeft < 1) break
+      bytesLeft -= deferredBytes
+      linesLeft -= 1
+      page.deferred.push({ candidate, reasons, reasonCode, detailRef })
+    }
+    page.candidates.push(candidate)
+    page.consumed++
+  }
+  return page
+}

@@ -1,0 +1,17 @@
+import type { App } from '../../../../core/http/server.js'
+import { principalOf } from '../process/principal.js'
+import type { MissionsService } from './missions.service.js'
+import * as schemas from './missions.schemas.js'
+
+/** GET /api/missions and /api/missions/:id, filtered to the caller's tenant. */
+export function missionRoutes(deps: { missions: MissionsService }) {
+  return async function register(app: App) {
+    app.get('/api/missions', {
+      schema: { tags: ['missions'], summary: 'Missions of the caller\'s tenant, newest first (at most 200)', response: { 200: schemas.MissionList } }
+    }, async (request) => deps.missions.list(principalOf(request)))
+
+    app.get('/api/missions/:id', {
+      schema: { tags: ['missions'], summary: 'One mission; another tenant\'s is not found', params: schemas.IdParams, response: { 200: schemas.MissionView, 404: schemas.ErrorBody } }
+    }, async (request) => deps.missions.get(principalOf(request), request.params.id))
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * Missions (seed §5.1): one per process submission or started run, shown as a MissionView with
+ * its item's live status and progress read from the execution, job and sprint. Tenant-scoped:
+ * another tenant's mission is "not found", never "forbidden".
+ */
+import type { RunControl } from '../../engine/reconcile.js'
+import { orchestratorError } from '../../errors.js'
+import type { MissionRow } from '../../state/db.js'
+import type { OrchestratorRepositories } from '../../state/repositories.js'
+import type { ApprovalRequests } from '../process/approvals-port.js'
+import { executionView, sprintProgress, type ExecutionStatus, type LastResult } from '../process/execution-view.js'
+import type { Principal } from '../process/principal.js'
+
+export interface MissionsDeps {
+  projectId: number
+  repositories: OrchestratorRepositories
+  runControl: RunControl
+  approvals: ApprovalRequests
+}
+
+type ItemKind = 'task' | 'sprint' | 'capability' | 'process'
+type MissionStatus = 'pending' | 'active' | 'completed' | 'failed' | 'cancelled'
+interface ItemState { status: ExecutionStatus; progress: { done: number; total: number }; lastResult: LastResult | null; cancelled: boolean }
+
+const RENDER_ITEM = { task: 'task', sprint: 'sprint', process: 'workflow', capability: 'action' } as const
+const MISSION_STATUS: Record<ExecutionStatus, MissionStatus> = { pending: 'pending', parked: 'pending', running: 'active', done: 'completed', failed: 'failed' }
+const LIST_LIMIT = 200
+
+export function createMissionsService(deps: MissionsDeps) {
+  const repos = deps.repositories
+
+  // Callers reconcile the project's run once before rendering, so a dead job never shows as running.
+  async function runState(mission: MissionRow): Promise<ItemState> {
+    if (mission.job_id === null || mission.sprint_id === null) return { status: 'pending', progress: { done: 0, total: 0 }, lastResult: null, cancelled: false }
+    const job = await repos.jobs.get(mission.job_id)
+    const p = await sprintProgress(repos, mission.sprint_id)
+    const progress = { done: p.done, total: p.total }
+    if (!job || job.status === 'queued' || job.status === 'running') return { status: 'running', progress, lastResult: null, cancelled: false }
+    if (job.status === 'completed' && p.total > 0 && p.done === p.total) return { status: 'done', progress, lastResult: { ok: true, settleDetail: 'done' }, cancelled: false }
+    const reason = `${p.done} of ${p.total} tasks DONE, job ${job.status}${job.error ? `: ${job.error}` : ''}`
+    return { status: 'failed', progress, lastResult: { ok: false, reason, settleDetail: p.done > 0 ? 'debt' : 'failed' }, cancelled: job.status === 'killed' }
+  }
+
+  async function itemState(mission: MissionRow, principal: Principal): Promise<ItemState> {
+    if (mission.execution_id === null) return runState(mission)
+    const row = await repos.executions.get(deps.projectId, principal.tenantId, mission.execution_id)
+    if (!row) return { status: 'failed', progress: { done: 0, total: 0 }, lastResult: { ok: false, reason: 'its execution record is missing' }, cancelled: false }
+    const approval = row.approval_id ? await deps.approvals.get(row.tenant_id, row.approval_id) : null
+    const view = await executionView(deps, row, approval, { reconciled: true })
+    return { status: view.status, progress: view.progress, lastResult: view.lastResult, cancelled: false }
+  }
+
+  async function render(mission: MissionRow, principal: Principal) {
+    const state = await itemState(mission, principal)
+    const kind = mission.kind as ItemKind
+    return {
+      id: mission.id,
+      renderAs: kind === 'process' ? 'checklist' as const : 'goal' as const,
+      status: state.cancelled ? 'cancelled' as const : MISSION_STATUS[state.status],
+      title: mission.title,
+      progress: state.progress,
+      deliverTo: null,
+      lastResult: state.lastResult,
+      items: [{ id: mission.execution_id ?? `job-${mission.job_id ?? 0}`, kind, status: state.status, renderAs: RENDER_ITEM[kind], progress: state.progress }],
+      createdAt: mission.created_at
+    }
+  }
+
+  return {
+    async list(principal: Principal) {
+      const rows = await repos.missions.list(deps.projectId, principal.tenantId, LIST_LIMIT)
+      if (rows.length > 0) await deps.runControl.reconcile(deps.projectId)
+      return { missions: await Promise.all(rows.map((row) => render(row, principal))) }
+    },
+
+    async get(principal: Principal, id: string) {
+      const row = await repos.missions.get(deps.projectId, principal.tenantId, id)
+      if (!row) throw orchestratorError('ORCH_MISSION_NOT_FOUND')
+      await deps.runControl.reconcile(deps.projectId)
+      return render(row, principal)
+    },
+
+    /** Records a run started outside a submission (RPC run.start-detached) as a mission. */
+    async recordRun(principal: Principal, run: { id: string; jobId: number; sprintId: string; title: string }) {
+      await repos.missions.create({ id: run.id, projectId: deps.projectId, tenantId: principal.tenantId, title: run.title, source: 'run', kind: 'sprint', jobId: run.jobId, sprintId: run.sprintId })
+    }
+  }
+}
+export type MissionsService = ReturnType<typeof createMissionsService>

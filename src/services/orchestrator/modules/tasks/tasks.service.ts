@@ -1,0 +1,135 @@
+import type { OrchestratorState } from '../../app.js'
+import { buildTaskPrompt } from '../../engine/agents/prompt.js'
+import { taskLogFile } from '../../engine/scheduler.js'
+import { orchestratorError } from '../../errors.js'
+import type { AttemptRow, TaskRow } from '../../state/db.js'
+import { toPlannedTask } from '../../state/tasks.repository.js'
+import { readLogTail, readLogText, TEXT_CAP } from './log-file.js'
+import { lastAttemptByTask, toHeartbeatView, toTaskView } from './task-view.js'
+
+export const TASK_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
+export const DEFAULT_TAIL_LINES = 40
+export const MAX_TAIL_LINES = 200
+
+export type TasksDeps = Pick<OrchestratorState, 'projectId' | 'dataDir' | 'repositories' | 'clock'>
+
+/** `tailLines` of the task detail: absent → the default, else an integer 1..200. */
+export function parseTailLines(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_TAIL_LINES
+  const value = /^\d{1,4}$/.test(raw) ? Number(raw) : NaN
+  if (!(value >= 1 && value <= MAX_TAIL_LINES)) throw orchestratorError('VALIDATION_FAILED', `VALIDATION_ERROR: tailLines must be an integer from 1 to ${MAX_TAIL_LINES}`)
+  return value
+}
+
+export function assertTaskId(id: string): void {
+  if (!TASK_ID.test(id) || id.length > 200) throw orchestratorError('FORBIDDEN', 'Invalid task id')
+}
+
+function capped(text: string): { text: string; truncated: boolean } {
+  return text.length > TEXT_CAP ? { text: text.slice(0, TEXT_CAP), truncated: true } : { text, truncated: false }
+}
+
+function resultOf(task: TaskRow, attempt: AttemptRow | undefined) {
+  if (!attempt || attempt.status === 'running') return null
+  return {
+    status: attempt.status,
+    reason: attempt.reason,
+    exitCode: attempt.exit_code,
+    attempt: Number(attempt.number),
+    agent: attempt.agent,
+    filesChanged: JSON.parse(task.files_changed) as string[],
+    commit: task.commit_sha,
+    branch: task.branch,
+    agentMs: attempt.agent_ms === null ? null : Number(attempt.agent_ms),
+    usage: {
+      inputTokens: Number(attempt.input_tokens),
+      outputTokens: Number(attempt.output_tokens),
+      costUsd: attempt.cost_micro_usd === null ? null : Number(attempt.cost_micro_usd) / 1e6,
+      model: attempt.model
+    },
+    startedAt: attempt.started_at,
+    finishedAt: attempt.finished_at
+  }
+}
+
+/** Task list, task detail, heartbeats and worker logs, all read from the database and the log files. */
+export function createTasksService(deps: TasksDeps) {
+  const repos = deps.repositories
+
+  async function findTask(id: string, notFoundMessage?: string): Promise<TaskRow> {
+    const task = await repos.tasks.getInProject(deps.projectId, id)
+    if (!task) throw orchestratorError('ORCH_TASK_NOT_FOUND', notFoundMessage)
+    return task
+  }
+
+  return {
+    logFileOf: (task: TaskRow) => taskLogFile(deps.dataDir, task.sprint_id, task.id),
+
+    /** The project's task, or a 404 carrying `notFoundMessage`. */
+    findTask,
+
+    /** Tasks of one sprint (the newest unless named), in plan order. */
+    async listTasks(sprintId: string | undefined) {
+      const sprint = sprintId === undefined ? await repos.sprints.latest(deps.projectId) : await repos.sprints.get(sprintId)
+      if (!sprint || sprint.project_id !== deps.projectId) {
+        if (sprintId === undefined) return []
+        throw orchestratorError('ORCH_SPRINT_NOT_FOUND')
+      }
+      const last = lastAttemptByTask(await repos.attempts.listForSprint(sprint.id))
+      return (await repos.tasks.listBySprint(sprint.id)).map((row) => toTaskView(row, last.get(row.id)))
+    },
+
+    async taskDetail(id: string, tailLines: number) {
+      const task = await findTask(id)
+      const attempts = await repos.attempts.listForTask(id)
+      const lastAttempt = attempts.at(-1)
+      const running = lastAttempt?.status === 'running' ? lastAttempt : undefined
+      const finished = [...attempts].reverse().find((a) => a.status !== 'running')
+      const hb = await repos.heartbeats.get(id)
+      const logPath = taskLogFile(deps.dataDir, task.sprint_id, task.id)
+      const logTail = await readLogTail(logPath, tailLines)
+      const result = resultOf(task, finished)
+      return {
+        taskId: task.id,
+        task: toTaskView(task, lastAttempt),
+        currentRun: running ? { attempt: Number(running.number), agent: running.agent, jobId: Number(running.job_id), startedAt: running.started_at } : null,
+        // The plan is the exact prompt the agent is given for this task.
+        plan: capped(buildTaskPrompt(toPlannedTask(task))),
+        result,
+        hb: hb ? toHeartbeatView(hb, deps.clock()) : null,
+        lineage: {
+          logPath,
+          logTailAvailable: logTail !== null,
+          logTail,
+          resultEvidence: result ? { selfAssessment: null, filesChanged: result.filesChanged, notesPresent: logTail !== null && logTail.lines.length > 0 } : null
+        }
+      }
+    },
+
+    /** Every heartbeat of the newest sprint, with its task; a beat older than 120 s is flagged stale. */
+    async workers() {
+      const sprint = await repos.sprints.latest(deps.projectId)
+      if (!sprint) return []
+      const tasks = new Map((await repos.tasks.listBySprint(sprint.id)).map((t) => [t.id, t]))
+      const now = deps.clock()
+      return (await repos.heartbeats.listForSprint(sprint.id)).map((row) => {
+        const hb = toHeartbeatView(row, now)
+        const task = tasks.get(row.task_id)
+        return {
+          workerId: hb.workerId || null, taskId: hb.taskId, status: hb.status || 'UNKNOWN', sequence: hb.sequence, timestamp: hb.timestamp || null,
+          taskTitle: task?.title ?? null, taskStatus: task?.status ?? null, currentAction: hb.currentAction, filesChangedCount: hb.filesChangedCount,
+          ageMs: hb.ageMs, stale: hb.stale
+        }
+      })
+    },
+
+    /** The worker log of a task: its last 64,000 characters ("" before the task wrote any). */
+    async workerLog(taskId: string) {
+      const task = await findTask(taskId, 'Task not found')
+      const read = await readLogText(taskLogFile(deps.dataDir, task.sprint_id, task.id))
+      const last = lastAttemptByTask(await repos.attempts.listForTask(task.id)).get(task.id)
+      return { taskId: task.id, log: read?.text ?? '', truncated: read?.truncated ?? false, task: toTaskView(task, last) }
+    }
+  }
+}
+export type TasksService = ReturnType<typeof createTasksService>

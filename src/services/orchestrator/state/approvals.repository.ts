@@ -1,0 +1,133 @@
+import type { ApprovalRow, OrchestratorDb } from './db.js'
+
+export type ApprovalCategory = 'pending' | 'approved' | 'denied' | 'expired'
+export type ApprovalDecisionValue = 'allow' | 'deny' | 'defer' | 'escalate'
+
+export interface NewApproval {
+  id: string
+  projectId: number
+  taskId: string | null
+  requesterKind: 'engine' | 'agent' | 'process'
+  requesterId: string
+  summary: string
+  scope: string
+  risk: string
+  policy: string
+  defaultAction: ApprovalDecisionValue
+  toolName: string | null
+  maskedArgs: string
+  rawArgsRef: string | null
+  createdAt: string
+  expiresAt: string
+}
+
+export interface DecisionWrite {
+  decision: ApprovalDecisionValue
+  decidedBy: string
+  channel: string
+  decidedAt: string
+  reason: string
+  closureReason: string | null
+  idempotencyKey: string | null
+  decisionDigest: string | null
+}
+
+export interface HistoryFilter {
+  status: 'all' | 'approved' | 'denied' | 'expired'
+  limit: number
+  offset: number
+}
+
+/** The category of a row at `now` (an undecided row past its expiry is expired even before the sweep). */
+export function categoryOf(row: ApprovalRow, now: string): ApprovalCategory {
+  if (row.decision === null) return row.expires_at <= now ? 'expired' : 'pending'
+  if (row.channel === 'ttl-expire') return 'expired'
+  return row.decision === 'allow' ? 'approved' : 'denied'
+}
+
+export function createApprovalsRepository(db: OrchestratorDb) {
+  const table = () => db.selectFrom('orch_approvals').selectAll()
+
+  return {
+    async create(approval: NewApproval): Promise<ApprovalRow> {
+      return db.insertInto('orch_approvals').values({
+        id: approval.id, project_id: approval.projectId, task_id: approval.taskId,
+        requester_kind: approval.requesterKind, requester_id: approval.requesterId,
+        summary: approval.summary, scope: approval.scope, risk: approval.risk, policy: approval.policy,
+        default_action: approval.defaultAction, tool_name: approval.toolName,
+        masked_args: approval.maskedArgs, raw_args_ref: approval.rawArgsRef,
+        created_at: approval.createdAt, expires_at: approval.expiresAt,
+        decision: null, decided_by: null, channel: null, decided_at: null, reason: null, closure_reason: null,
+        idempotency_key: null, decision_digest: null
+      }).returningAll().executeTakeFirstOrThrow()
+    },
+
+    get(projectId: number, id: string): Promise<ApprovalRow | undefined> {
+      return table().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst()
+    },
+
+    /** Only the decision columns: what a waiter polls. */
+    decisionOf(id: string): Promise<Pick<ApprovalRow, 'decision' | 'channel' | 'reason' | 'expires_at'> | undefined> {
+      return db.selectFrom('orch_approvals').select(['decision', 'channel', 'reason', 'expires_at']).where('id', '=', id).executeTakeFirst()
+    },
+
+    /** Undecided requests that have not expired at `now`, oldest first. */
+    listPending(projectId: number, now: string, limit = 500): Promise<ApprovalRow[]> {
+      return table().where('project_id', '=', projectId).where('decision', 'is', null).where('expires_at', '>', now)
+        .orderBy('created_at').orderBy('id').limit(limit).execute()
+    },
+
+    /** The newest requests of every category (the overview). */
+    listRecent(projectId: number, limit = 500): Promise<ApprovalRow[]> {
+      return table().where('project_id', '=', projectId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()
+    },
+
+    /** Closed requests (decided, or undecided past expiry), newest closing first. */
+    async history(projectId: number, now: string, filter: HistoryFilter): Promise<{ rows: ApprovalRow[]; total: number }> {
+      let query = db.selectFrom('orch_approvals').where('project_id', '=', projectId)
+      switch (filter.status) {
+        case 'approved':
+          query = query.where('decision', '=', 'allow').where((eb) => eb.or([eb('channel', 'is', null), eb('channel', '!=', 'ttl-expire')]))
+          break
+        case 'denied':
+          query = query.where('decision', 'in', ['deny', 'defer', 'escalate']).where((eb) => eb.or([eb('channel', 'is', null), eb('channel', '!=', 'ttl-expire')]))
+          break
+        case 'expired':
+          query = query.where((eb) => eb.or([eb('channel', '=', 'ttl-expire'), eb.and([eb('decision', 'is', null), eb('expires_at', '<=', now)])]))
+          break
+        default:
+          query = query.where((eb) => eb.or([eb('decision', 'is not', null), eb('expires_at', '<=', now)]))
+      }
+      const counted = await query.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst()
+      const rows = await query.selectAll()
+        .orderBy((eb) => eb.fn.coalesce('decided_at', 'expires_at'), 'desc').orderBy('id', 'desc')
+        .limit(filter.limit).offset(filter.offset).execute()
+      return { rows, total: Number(counted?.n ?? 0) }
+    },
+
+    /**
+     * Records the decision only while the request is still undecided and (unless it is the
+     * expiry itself) not yet expired: true for exactly one of any number of concurrent callers.
+     */
+    async decide(id: string, write: DecisionWrite, options: { now: string; allowExpired: boolean }): Promise<boolean> {
+      let query = db.updateTable('orch_approvals').set({
+        decision: write.decision, decided_by: write.decidedBy, channel: write.channel, decided_at: write.decidedAt,
+        reason: write.reason, closure_reason: write.closureReason, idempotency_key: write.idempotencyKey, decision_digest: write.decisionDigest
+      }).where('id', '=', id).where('decision', 'is', null)
+      query = options.allowExpired ? query.where('expires_at', '<=', options.now) : query.where('expires_at', '>', options.now)
+      const result = await query.executeTakeFirst()
+      return Number(result.numUpdatedRows) === 1
+    },
+
+    /** Undecided requests of the project past their expiry at `now`. */
+    listDue(projectId: number, now: string, limit = 500): Promise<ApprovalRow[]> {
+      return table().where('project_id', '=', projectId).where('decision', 'is', null).where('expires_at', '<=', now).orderBy('expires_at').limit(limit).execute()
+    },
+
+    /** The newest approval request of a task (a task asks once per run). */
+    latestForTask(projectId: number, taskId: string): Promise<ApprovalRow | undefined> {
+      return table().where('project_id', '=', projectId).where('task_id', '=', taskId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst()
+    }
+  }
+}
+export type ApprovalsRepository = ReturnType<typeof createApprovalsRepository>

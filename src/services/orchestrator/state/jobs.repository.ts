@@ -1,0 +1,75 @@
+import { isUniqueViolation } from '../../../core/db/errors.js'
+import type { JobStatus } from '../engine/types.js'
+import type { JobRow, OrchestratorDb } from './db.js'
+
+export const ACTIVE_JOB_STATUSES: readonly JobStatus[] = ['queued', 'running']
+export type FinishedJobStatus = 'completed' | 'failed' | 'killed' | 'orphaned'
+
+export function createJobsRepository(db: OrchestratorDb, clock: () => Date) {
+  const activeJob = (projectId: number) => db.selectFrom('orch_jobs').selectAll().where('project_id', '=', projectId).where('active', '=', 1).executeTakeFirst()
+
+  return {
+    /**
+     * Queues a job for a sprint unless the project already has an active one. The partial
+     * unique index orch_jobs_one_active decides between racing callers: exactly one insert
+     * succeeds, every other caller gets the winner back with created: false.
+     */
+    async startJob(projectId: number, sprintId: string, options: { resume: boolean }): Promise<{ job: JobRow; created: boolean }> {
+      for (let tries = 0; ; tries++) {
+        try {
+          const job = await db.insertInto('orch_jobs').values({
+            project_id: projectId, sprint_id: sprintId, status: 'queued', active: 1, pid: null, hostname: null,
+            resume: options.resume ? 1 : 0, error: null, result: null, created_at: clock().toISOString(),
+            started_at: null, heartbeat_at: null, finished_at: null
+          }).returningAll().executeTakeFirstOrThrow()
+          return { job, created: true }
+        } catch (error) {
+          if (!isUniqueViolation(error)) throw error
+          const job = await activeJob(projectId)
+          // The active job finished between our insert and this read: try again.
+          if (job) return { job, created: false }
+          if (tries >= 20) throw error
+        }
+      }
+    },
+
+    get(id: number): Promise<JobRow | undefined> {
+      return db.selectFrom('orch_jobs').selectAll().where('id', '=', id).executeTakeFirst()
+    },
+
+    active: activeJob,
+
+    /** Every active job of every project (reconciled at server start). */
+    listActive(): Promise<JobRow[]> {
+      return db.selectFrom('orch_jobs').selectAll().where('active', '=', 1).orderBy('id').execute()
+    },
+
+    latest(projectId: number): Promise<JobRow | undefined> {
+      return db.selectFrom('orch_jobs').selectAll().where('project_id', '=', projectId).orderBy('id', 'desc').limit(1).executeTakeFirst()
+    },
+
+    async markRunning(id: number, pid: number, hostname: string): Promise<boolean> {
+      const now = clock().toISOString()
+      const result = await db.updateTable('orch_jobs').set({ status: 'running', pid, hostname, started_at: now, heartbeat_at: now })
+        .where('id', '=', id).where('status', '=', 'queued').executeTakeFirst()
+      return result.numUpdatedRows > 0n
+    },
+
+    /** Refreshes the liveness stamp; false once the job is no longer active (e.g. declared orphaned). */
+    async heartbeat(id: number): Promise<boolean> {
+      const result = await db.updateTable('orch_jobs').set({ heartbeat_at: clock().toISOString() }).where('id', '=', id).where('active', '=', 1).executeTakeFirst()
+      return result.numUpdatedRows > 0n
+    },
+
+    /** Ends an active job (active = 0 frees the project for the next one); false when it had already ended. */
+    async finish(id: number, status: FinishedJobStatus, details: { error?: string | null; result?: unknown } = {}): Promise<boolean> {
+      const result = await db.updateTable('orch_jobs').set({
+        status, active: 0, finished_at: clock().toISOString(),
+        ...(details.error !== undefined ? { error: details.error } : {}),
+        ...(details.result !== undefined ? { result: JSON.stringify(details.result) } : {})
+      }).where('id', '=', id).where('active', '=', 1).executeTakeFirst()
+      return result.numUpdatedRows > 0n
+    }
+  }
+}
+export type JobsRepository = ReturnType<typeof createJobsRepository>

@@ -1,0 +1,164 @@
+import { sql, type RawBuilder } from 'kysely'
+import { dialectOf } from '../../../core/db/database.js'
+import { isUniqueViolation } from '../../../core/db/errors.js'
+import type { MemoryEntryRow, OrchestratorDb } from './db.js'
+
+/** Whose entries: the project and the tenant of the verified principal. */
+export interface MemoryScopeKey { projectId: number; tenantId: string }
+
+export interface MemoryEntryInput {
+  type: string
+  source: string
+  title: string
+  content: string
+  summary?: string | null
+  tags?: readonly string[]
+  status?: string
+  priority?: string
+  sprintId?: string | null
+  sprintNum?: number | null
+  lang?: string
+  metadata?: Record<string, unknown>
+}
+
+export interface MemorySearchFilter {
+  /** Words to match (letters and digits only; empty: every entry of the scope matches). */
+  terms: readonly string[]
+  mode: 'and' | 'or'
+  types: readonly string[]
+  statuses: readonly string[]
+  sprintMin: number | null
+}
+
+export type MemoryHit = MemoryEntryRow & { relevance: number }
+export interface MemorySearchPage { snapshot: number; hits: MemoryHit[] }
+
+const COLUMNS = ['id', 'project_id', 'tenant_id', 'type', 'source', 'title', 'content', 'summary', 'tags', 'status', 'priority', 'sprint_id', 'sprint_num', 'lang', 'metadata', 'source_key', 'revision', 'created_at', 'updated_at', 'deleted_at'] as const
+const WRITE_ATTEMPTS = 8
+
+function columnsOf(alias: string): RawBuilder<unknown> {
+  return sql.join(COLUMNS.map((c) => sql.ref(`${alias}.${c}`)))
+}
+
+function numeric(row: Record<string, unknown>): MemoryHit {
+  const hit = row as MemoryHit
+  // PostgreSQL answers REAL/float8 as numbers but sqlite may give integers for 0; keep one type.
+  return { ...hit, id: Number(hit.id), project_id: Number(hit.project_id), revision: Number(hit.revision), sprint_num: hit.sprint_num === null ? null : Number(hit.sprint_num), relevance: Number(hit.relevance ?? 0) }
+}
+
+/**
+ * All SQL of the memory: writes that advance the scope's revision, and the ranked full-text
+ * search (FTS5 bm25 on SQLite, ts_rank_cd on PostgreSQL) that returns one page together with the
+ * scope's snapshot revision read by the same statement.
+ */
+export function createMemoryRepository(db: OrchestratorDb, clock: () => Date) {
+  const postgres = dialectOf(db) === 'postgres'
+  const nextRevision = (scope: MemoryScopeKey) =>
+    sql<number>`(select coalesce(max(revision), 0) + 1 from orch_memory_entries where project_id = ${scope.projectId} and tenant_id = ${scope.tenantId})`
+
+  function fields(input: MemoryEntryInput) {
+    return {
+      type: input.type,
+      source: input.source,
+      title: input.title,
+      content: input.content,
+      summary: input.summary ?? null,
+      tags: (input.tags ?? []).join(' '),
+      status: input.status ?? 'active',
+      priority: input.priority ?? 'normal',
+      sprint_id: input.sprintId ?? null,
+      sprint_num: input.sprintNum ?? null,
+      lang: input.lang ?? 'en',
+      metadata: JSON.stringify(input.metadata ?? {})
+    }
+  }
+
+  /** Concurrent writers of one scope may pick the same next revision; the unique index refuses one, which retries. */
+  async function withRevisionRetry<T>(write: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await write()
+      } catch (error) {
+        if (!isUniqueViolation(error) || attempt >= WRITE_ATTEMPTS) throw error
+      }
+    }
+  }
+
+  function filterSql(scope: MemoryScopeKey, filter: MemorySearchFilter): RawBuilder<unknown> {
+    const parts: RawBuilder<unknown>[] = [sql`e.project_id = ${scope.projectId}`, sql`e.tenant_id = ${scope.tenantId}`, sql`e.deleted_at is null`]
+    if (filter.types.length > 0) parts.push(sql`e.type in (${sql.join(filter.types)})`)
+    if (filter.statuses.length > 0) parts.push(sql`e.status in (${sql.join(filter.statuses)})`)
+    if (filter.sprintMin !== null) parts.push(sql`e.sprint_num >= ${filter.sprintMin}`)
+    return sql.join(parts, sql` and `)
+  }
+
+  function hitsSql(scope: MemoryScopeKey, filter: MemorySearchFilter, offset: number, size: number): RawBuilder<unknown> {
+    const where = filterSql(scope, filter)
+    if (filter.terms.length === 0) {
+      return sql`select ${columnsOf('e')}, 0.0 as relevance from orch_memory_entries e where ${where} order by e.id desc limit ${size} offset ${offset}`
+    }
+    if (postgres) {
+      const query = filter.terms.join(filter.mode === 'and' ? ' & ' : ' | ')
+      return sql`select ${columnsOf('e')}, ts_rank_cd(e.search, q.query, 32)::float8 as relevance
+        from orch_memory_entries e, to_tsquery('simple'::regconfig, ${query}) as q(query)
+        where e.search @@ q.query and ${where} order by relevance desc, e.id desc limit ${size} offset ${offset}`
+    }
+    const match = filter.terms.map((t) => `"${t}"`).join(filter.mode === 'and' ? ' AND ' : ' OR ')
+    return sql`select ${columnsOf('e')}, -bm25(orch_memory_fts, 8.0, 4.0, 1.0, 4.0) as relevance
+      from orch_memory_fts join orch_memory_entries e on e.id = orch_memory_fts.rowid
+      where orch_memory_fts match ${match} and ${where} order by relevance desc, e.id desc limit ${size} offset ${offset}`
+  }
+
+  return {
+    async record(scope: MemoryScopeKey, input: MemoryEntryInput): Promise<MemoryEntryRow> {
+      const now = clock().toISOString()
+      return withRevisionRetry(() => db.insertInto('orch_memory_entries')
+        .values({ project_id: scope.projectId, tenant_id: scope.tenantId, ...fields(input), source_key: null, revision: nextRevision(scope), created_at: now, updated_at: now, deleted_at: null })
+        .returning(COLUMNS).executeTakeFirstOrThrow())
+    },
+
+    /** Inserts the entry of `sourceKey`, or replaces its fields when the scope already has one (a new revision either way). */
+    async upsert(scope: MemoryScopeKey, sourceKey: string, input: MemoryEntryInput): Promise<MemoryEntryRow> {
+      return withRevisionRetry(async () => {
+        const now = clock().toISOString()
+        const updated = await db.updateTable('orch_memory_entries')
+          .set({ ...fields(input), revision: nextRevision(scope), updated_at: now, deleted_at: null })
+          .where('project_id', '=', scope.projectId).where('tenant_id', '=', scope.tenantId).where('source_key', '=', sourceKey)
+          .returning(COLUMNS).executeTakeFirst()
+        if (updated) return updated
+        return db.insertInto('orch_memory_entries')
+          .values({ project_id: scope.projectId, tenant_id: scope.tenantId, ...fields(input), source_key: sourceKey, revision: nextRevision(scope), created_at: now, updated_at: now, deleted_at: null })
+          .returning(COLUMNS).executeTakeFirstOrThrow()
+      })
+    },
+
+    async get(scope: MemoryScopeKey, id: number): Promise<MemoryEntryRow | undefined> {
+      return db.selectFrom('orch_memory_entries').select(COLUMNS)
+        .where('id', '=', id).where('project_id', '=', scope.projectId).where('tenant_id', '=', scope.tenantId).where('deleted_at', 'is', null)
+        .executeTakeFirst()
+    },
+
+    /** Up to `size` ranked hits after the first `offset`, and the scope's snapshot revision, from one statement. */
+    async search(scope: MemoryScopeKey, filter: MemorySearchFilter, offset: number, size: number): Promise<MemorySearchPage> {
+      const rows = await sql<Record<string, unknown>>`with rev as (
+          select coalesce(max(revision), 0) as snapshot from orch_memory_entries where project_id = ${scope.projectId} and tenant_id = ${scope.tenantId}
+        ), hits as (${hitsSql(scope, filter, offset, size)})
+        select rev.snapshot as snapshot, hits.* from rev left join hits on 1 = 1 order by hits.relevance desc, hits.id desc`.execute(db)
+      const snapshot = Number(rows.rows[0]?.snapshot ?? 0)
+      const hits = rows.rows.filter((row) => row.id !== null && row.id !== undefined).map((row) => {
+        const { snapshot: _snapshot, ...rest } = row
+        return numeric(rest)
+      })
+      return { snapshot, hits }
+    },
+
+    /** The newest entries of one type and status, newest sprint first (for views such as the debt list). */
+    listByType(scope: MemoryScopeKey, type: string, statuses: readonly string[], limit: number): Promise<MemoryEntryRow[]> {
+      return db.selectFrom('orch_memory_entries').select(COLUMNS)
+        .where('project_id', '=', scope.projectId).where('tenant_id', '=', scope.tenantId).where('deleted_at', 'is', null)
+        .where('type', '=', type).where('status', 'in', [...statuses])
+        .orderBy('sprint_num', 'desc').orderBy('id', 'asc').limit(limit).execute()
+    }
+  }
+}
+export type MemoryRepository = ReturnType<typeof createMemoryRepository>

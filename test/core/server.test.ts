@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict'
+import net from 'node:net'
+import { test } from 'node:test'
+import pino from 'pino'
+import { createServer } from '../../src/core/http/server.js'
+import type { ErrorFormatter } from '../../src/core/http/plugins/error-shape.js'
+
+const shape: ErrorFormatter = (error, request) => ({ statusCode: error.statusCode, body: { problem: error.message, status: error.statusCode, id: request.id } })
+
+async function rawExchange(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1')
+    let answer = ''
+    socket.on('data', (chunk) => { answer += chunk.toString() })
+    socket.on('end', () => resolve(answer))
+    socket.on('close', () => resolve(answer))
+    socket.on('error', reject)
+    socket.write(text)
+  })
+}
+
+test('createServer: errors of the HTTP layer itself come out in the service\'s error shape', async (t) => {
+  const app = createServer({ logger: pino({ level: 'silent' }), errorFormatter: shape })
+  app.get('/ok', async () => ({ ok: true }))
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  t.after(() => app.close())
+  const { port } = app.server.address() as net.AddressInfo
+
+  const oversized = await rawExchange(port, `GET /ok HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`)
+  assert.match(oversized, /^HTTP\/1\.1 431 /)
+  const body431 = JSON.parse(oversized.slice(oversized.indexOf('\r\n\r\n') + 4)) as { problem: string; status: number; id: string }
+  assert.equal(body431.status, 431)
+  assert.match(body431.problem, /headers are too large/)
+  assert.ok(body431.id.length > 0)
+
+  const garbage = await rawExchange(port, 'THIS IS NOT HTTP\r\n\r\n')
+  assert.match(garbage, /^HTTP\/1\.1 400 /)
+  assert.equal((JSON.parse(garbage.slice(garbage.indexOf('\r\n\r\n') + 4)) as { status: number }).status, 400)
+
+  const unknown = await app.inject({ method: 'GET', url: '/nope' })
+  assert.equal(unknown.statusCode, 404)
+  assert.equal(unknown.json<{ status: number }>().status, 404)
+})
+
+test('createServer: a service may rewrite URLs and answer unknown routes itself', async () => {
+  const app = createServer({
+    logger: pino({ level: 'silent' }),
+    fastify: { rewriteUrl: (req) => (req.url ?? '/').replace(/^\/api\/v1\//, '/api/') },
+    notFound: (_request, reply) => reply.code(404).send({ error: 'Not found' })
+  })
+  app.get('/api/thing', async () => ({ ok: true }))
+  assert.deepEqual((await app.inject({ url: '/api/v1/thing' })).json(), { ok: true })
+  const missing = await app.inject({ url: '/api/v1/other' })
+  assert.equal(missing.statusCode, 404)
+  assert.deepEqual(missing.json(), { error: 'Not found' })
+  await app.close()
+})

@@ -1,0 +1,36 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { parseRecord } from '../helpers/cli.js'
+import { hasScript, onTerminal, piped, serveSandbox } from '../helpers/serve-output.js'
+
+const sandbox = await serveSandbox('terminal')
+const skip = hasScript ? false : 'util-linux script (for a pseudo-terminal) is not installed'
+const HUMAN_BANNER = /^trips {8}http:\/\/127\.0\.0\.1:\d+ {2}docs http:\/\/127\.0\.0\.1:\d+\/docs\n {13}auth: development signing key [0-9a-f]+ in .+\n {19}get a token: npx quartet token trips --email you@example\.com\n(.*\n)*ready$/m
+
+test('on a terminal the human banner stays, and Ctrl-C stops it', { skip }, async () => {
+  const tty = onTerminal(sandbox.args('trips'), { ...sandbox.env, QUARTET_LOG_FORMAT: undefined })
+  await tty.waitFor(/^ready$/m)
+  assert.match(tty.text(), HUMAN_BANNER)
+  assert.doesNotMatch(tty.text(), /^\{/m, 'no JSON records on a terminal')
+  tty.child.stdin.write('\x03') // Ctrl-C: the terminal sends SIGINT to the server
+  assert.equal(await tty.closed, 0, tty.text())
+  // The terminal echoes the keystroke as ^C before the server's lines.
+  assert.match(tty.text(), /^(\^C)?SIGINT received: draining requests and closing…\nStopped\.$/m)
+})
+
+test('QUARTET_LOG_FORMAT (or --log-format) overrides the choice either way', { skip }, async () => {
+  const pretty = piped(sandbox.args('trips'), { ...sandbox.env, QUARTET_LOG_FORMAT: 'pretty' })
+  await pretty.waitFor(/^ready$/m)
+  assert.match(pretty.text(), HUMAN_BANNER)
+  pretty.child.kill('SIGTERM')
+  assert.equal(await pretty.closed, 0)
+
+  const tty = onTerminal([...sandbox.args('trips'), '--log-format', 'json'], { ...sandbox.env, QUARTET_LOG_FORMAT: undefined })
+  await tty.waitFor(/"msg":"ready"/)
+  tty.child.stdin.write('\x03')
+  assert.equal(await tty.closed, 0, tty.text())
+  // Less the terminal's own echo of the keystroke.
+  const lines = tty.text().split('\n').map((line) => line.replace(/^\^C/, '')).filter((line) => line !== '')
+  assert.deepEqual(lines.filter((line) => !parseRecord(line)), [], 'every line on the terminal is a JSON record')
+  assert.equal(parseRecord(lines.at(-1) as string)?.msg, 'Stopped.')
+})

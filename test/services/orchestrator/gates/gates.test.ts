@@ -1,0 +1,234 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import Fastify, { type FastifyInstance } from 'fastify'
+import { registerGates, type GatesOptions } from '../../../../src/services/orchestrator/gates/register-gates.js'
+import { rewriteV1Request } from '../../../../src/services/orchestrator/gates/paths.js'
+import { registerErrorShape, registerNotFound, trackRoutes } from '../../../../src/services/orchestrator/gates/errors.js'
+
+const TOKEN = 'test-token-0123456789abcdefghijklmnop'
+const GOVERNED_POSTS = [
+  '/api/start', '/api/plan', '/api/cleanup', '/api/set-directives', '/api/directives', '/api/config', '/api/chat', '/api/git/commit',
+  '/api/kill/all', '/api/kill/t-1', '/api/nervous/accept/r1', '/api/nervous/reject/r1', '/api/nervous/recommendations/dismiss/r1',
+  '/api/autonomous/approve/a1', '/api/autonomous/reject/a1'
+]
+
+interface Served { app: FastifyInstance; base: string; setControl(on: boolean): void }
+
+async function serve(overrides: Partial<GatesOptions> = {}): Promise<Served> {
+  let control = false
+  const app = Fastify({ rewriteUrl: rewriteV1Request, bodyLimit: 1024 })
+  registerErrorShape(app)
+  const routes = trackRoutes(app)
+  registerGates(app, {
+    auth: { token: TOKEN, disabled: false, defaultDeny: false },
+    controlMutations: () => control,
+    rateLimit: { max: 100, windowMs: 60_000 },
+    ...overrides
+  })
+  const ok = async () => ({ ok: true })
+  app.get('/health', ok)
+  app.get('/api/health', ok)
+  app.get('/api/status', ok)
+  app.get('/api/events', ok)
+  app.get('/api/chat/stream', ok)
+  app.get('/api/workers/:taskId/logs/stream', ok)
+  app.get('/api/run-flow/:flowId', ok)
+  app.post('/api/run-flow/:flowId/start', ok)
+  app.post('/api/rpc', ok)
+  app.post('/api/echo', { schema: { body: { type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 10 } } } } }, async (request) => request.body)
+  for (const path of ['/api/start', '/api/plan', '/api/cleanup', '/api/set-directives', '/api/directives', '/api/config', '/api/chat', '/api/git/commit', '/api/kill/:id']) app.post(path, ok)
+  for (const path of ['/api/nervous/accept/:id', '/api/nervous/reject/:id', '/api/nervous/recommendations/dismiss/:id', '/api/autonomous/approve/:id', '/api/autonomous/reject/:id']) app.post(path, ok)
+  registerNotFound(app, routes)
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const address = app.server.address()
+  assert.ok(address && typeof address === 'object')
+  return { app, base: `http://127.0.0.1:${address.port}`, setControl: (on) => { control = on } }
+}
+
+const auth = { authorization: `Bearer ${TOKEN}` }
+
+async function call(base: string, path: string, init: RequestInit = {}) {
+  const response = await fetch(base + path, init)
+  const text = await response.text()
+  const body = text ? (JSON.parse(text) as Record<string, unknown>) : undefined
+  return { status: response.status, headers: response.headers, body }
+}
+
+describe('gates over HTTP', () => {
+  let served: Served
+  before(async () => { served = await serve() })
+  after(() => served.app.close())
+
+  test('v1 alias: /api/v1/... is /api/...; health is exempt under both spellings', async () => {
+    assert.equal((await call(served.base, '/api/v1/health')).status, 200)
+    assert.equal((await call(served.base, '/api/health')).status, 200)
+    assert.equal((await call(served.base, '/health')).status, 200)
+    assert.equal((await call(served.base, '/api/v1/status')).status, 401)
+    assert.deepEqual((await call(served.base, '/api/v1/status', { headers: auth })).body, { ok: true })
+  })
+
+  test('bearer: 401 without or with a malformed header, 403 for a wrong token, 200 for the right one', async () => {
+    const missing = await call(served.base, '/api/status')
+    assert.equal(missing.status, 401)
+    assert.deepEqual(missing.body, { error: 'authentication required' })
+    assert.equal((await call(served.base, '/api/status', { headers: { authorization: `Basic ${TOKEN}` } })).status, 401)
+    assert.equal((await call(served.base, '/api/status', { headers: { authorization: TOKEN } })).status, 401)
+    const wrong = await call(served.base, '/api/status', { headers: { authorization: 'Bearer not-the-token' } })
+    assert.equal(wrong.status, 403)
+    assert.deepEqual(wrong.body, { error: 'forbidden' })
+    assert.equal((await call(served.base, '/api/status', { headers: auth })).status, 200)
+    // An encoded spelling of an exempt path is not exempt.
+    assert.equal((await call(served.base, '/api/%68ealth')).status, 401)
+    // Unknown /api paths are behind the gate too (no route discovery without a token).
+    assert.equal((await call(served.base, '/api/nothing-here')).status, 401)
+  })
+
+  test('?token= only for GET/HEAD on the stream routes', async () => {
+    const q = `?token=${TOKEN}`
+    assert.equal((await call(served.base, `/api/events${q}`)).status, 200)
+    assert.equal((await call(served.base, `/api/v1/events${q}`)).status, 200)
+    assert.equal((await call(served.base, `/api/workers/t1/logs/stream${q}`)).status, 200)
+    assert.equal((await call(served.base, `/api/run-flow/f1${q}`)).status, 200)
+    assert.equal((await call(served.base, `/api/events${q}`, { method: 'HEAD' })).status, 200)
+    assert.equal((await call(served.base, '/api/events?token=wrong')).status, 403)
+    assert.equal((await call(served.base, '/api/events?token=')).status, 401)
+    assert.equal((await call(served.base, `/api/status${q}`)).status, 401)
+    assert.equal((await call(served.base, `/api/run-flow/f1/start${q}`, { method: 'POST' })).status, 401)
+    assert.equal((await call(served.base, `/api/run-flow/f1/start`, { method: 'POST', headers: auth })).status, 200)
+  })
+
+  test('CORS: loopback http origins and null are reflected with Vary; others get no grant', async () => {
+    for (const origin of ['http://localhost:5173', 'http://127.0.0.1:3100', 'http://[::1]:8080', 'null']) {
+      const response = await call(served.base, '/api/status', { headers: { ...auth, origin } })
+      assert.equal(response.status, 200)
+      assert.equal(response.headers.get('access-control-allow-origin'), origin)
+      assert.match(response.headers.get('vary') ?? '', /Origin/)
+    }
+    for (const origin of ['https://evil.example', 'http://localhost', 'https://localhost:5173', 'http://localhost.evil.example:80', 'http://127.0.0.1:80/x']) {
+      const response = await call(served.base, '/api/status', { headers: { ...auth, origin } })
+      assert.equal(response.status, 200, origin)
+      assert.equal(response.headers.get('access-control-allow-origin'), null, origin)
+      assert.match(response.headers.get('vary') ?? '', /Origin/)
+    }
+  })
+
+  test('CORS preflight: allowed origin 204 with methods and headers (no token needed); foreign origin 403 without ACAO', async () => {
+    const allowed = await call(served.base, '/api/start', { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' } })
+    assert.equal(allowed.status, 204)
+    assert.equal(allowed.headers.get('access-control-allow-origin'), 'http://localhost:5173')
+    assert.match(allowed.headers.get('access-control-allow-methods') ?? '', /POST/)
+    assert.match(allowed.headers.get('access-control-allow-headers') ?? '', /Authorization/)
+    const foreign = await call(served.base, '/api/status', { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } })
+    assert.equal(foreign.status, 403)
+    assert.deepEqual(foreign.body, { error: 'CORS origin not allowed' })
+    assert.equal(foreign.headers.get('access-control-allow-origin'), null)
+  })
+
+  test('control-mutation gate: every governed route is 403 while off and passes while on', async () => {
+    served.setControl(false)
+    for (const path of GOVERNED_POSTS) {
+      const refused = await call(served.base, path, { method: 'POST', headers: auth })
+      assert.equal(refused.status, 403, path)
+      const message = String(refused.body?.error)
+      assert.match(message, /quartet plan`, `quartet run`/)
+      assert.match(message, /api\.control_mutations/)
+      assert.match(message, /QUARTET_CONTROL_MUTATIONS=1/)
+    }
+    assert.equal((await call(served.base, '/api/chat/stream', { headers: auth })).status, 403)
+    assert.equal((await call(served.base, '/api/chat/stream?message=hi', { headers: auth })).status, 403)
+    assert.equal((await call(served.base, '/api/chat/stream', { method: 'HEAD', headers: auth })).status, 403)
+    // Other spellings of a governed path are governed too.
+    assert.equal((await call(served.base, '/api/%73tart', { method: 'POST', headers: auth })).status, 403)
+    assert.equal((await call(served.base, '/api/v1/start', { method: 'POST', headers: auth })).status, 403)
+    // Never governed.
+    assert.equal((await call(served.base, '/api/run-flow/f1/start', { method: 'POST', headers: auth })).status, 200)
+    assert.equal((await call(served.base, '/api/rpc', { method: 'POST', headers: auth })).status, 200)
+    assert.equal((await call(served.base, '/api/status', { headers: auth })).status, 200)
+    // Unauthenticated callers hear about the token first, not about the switch.
+    assert.equal((await call(served.base, '/api/start', { method: 'POST' })).status, 401)
+
+    served.setControl(true)
+    for (const path of GOVERNED_POSTS) {
+      assert.equal((await call(served.base, path, { method: 'POST', headers: auth })).status, 200, path)
+    }
+    assert.equal((await call(served.base, '/api/chat/stream', { headers: auth })).status, 200)
+    served.setControl(false)
+  })
+
+  test('404 and 405 with Allow; 400 malformed JSON; 413 oversized body; 400 schema failure', async () => {
+    const unknown = await call(served.base, '/api/unknown-route', { headers: auth })
+    assert.equal(unknown.status, 404)
+    assert.deepEqual(unknown.body, { error: 'Not found' })
+    const wrongMethod = await call(served.base, '/api/status', { method: 'DELETE', headers: auth })
+    assert.equal(wrongMethod.status, 405)
+    assert.deepEqual(wrongMethod.body, { error: 'Method not allowed' })
+    assert.match(wrongMethod.headers.get('allow') ?? '', /GET/)
+    const withParam = await call(served.base, '/api/kill/abc', { method: 'GET', headers: auth })
+    assert.equal(withParam.status, 405)
+    assert.equal(withParam.headers.get('allow'), 'POST')
+    const json = { ...auth, 'content-type': 'application/json' }
+    const malformed = await call(served.base, '/api/echo', { method: 'POST', headers: json, body: '{"name":' })
+    assert.equal(malformed.status, 400)
+    assert.deepEqual(malformed.body, { error: 'Invalid JSON body' })
+    const large = await call(served.base, '/api/echo', { method: 'POST', headers: json, body: JSON.stringify({ name: 'x'.repeat(2000) }) })
+    assert.equal(large.status, 413)
+    assert.deepEqual(large.body, { error: 'Payload too large' })
+    const invalid = await call(served.base, '/api/echo', { method: 'POST', headers: json, body: JSON.stringify({ other: 1 }) })
+    assert.equal(invalid.status, 400)
+    assert.equal(typeof invalid.body?.error, 'string')
+    assert.match(String(invalid.body?.error), /name/)
+    assert.deepEqual(Object.keys(invalid.body ?? {}), ['error'])
+    assert.deepEqual((await call(served.base, '/api/echo', { method: 'POST', headers: json, body: '{"name":"ok"}' })).body, { name: 'ok' })
+  })
+
+  test('loopback callers are exempt from the rate limit', async () => {
+    const small = await serve({ rateLimit: { max: 2, windowMs: 60_000 } })
+    try {
+      const statuses = await Promise.all(Array.from({ length: 6 }, () => call(small.base, '/api/status', { headers: auth }).then((r) => r.status)))
+      assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200])
+    } finally {
+      await small.app.close()
+    }
+  })
+})
+
+describe('gates for a non-loopback peer (socket address given to inject)', () => {
+  let served: Served
+  before(async () => { served = await serve({ rateLimit: { max: 3, windowMs: 60_000 } }) })
+  after(() => served.app.close())
+
+  test('429 with Retry-After past the limit, per client, before the bearer check; /health is not limited', async () => {
+    const from = (remoteAddress: string, url = '/api/status', headers: Record<string, string> = auth) => served.app.inject({ url, remoteAddress, headers })
+    for (let i = 0; i < 3; i++) assert.equal((await from('203.0.113.5')).statusCode, 200)
+    const limited = await from('203.0.113.5')
+    assert.equal(limited.statusCode, 429)
+    assert.deepEqual(limited.json(), { error: 'Too Many Requests' })
+    const retryAfter = Number(limited.headers['retry-after'])
+    assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, String(retryAfter))
+    // Limited before authentication: even a request without a token gets 429.
+    assert.equal((await from('203.0.113.5', '/api/status', {})).statusCode, 429)
+    assert.equal((await from('203.0.113.5', '/health', {})).statusCode, 200)
+    assert.equal((await from('198.51.100.7')).statusCode, 200)
+    // The loopback exemption is the socket address, and ::ffff:127.0.0.1 is loopback too.
+    for (let i = 0; i < 5; i++) assert.equal((await from('::ffff:127.0.0.1')).statusCode, 200)
+  })
+})
+
+describe('auth modes', () => {
+  test('remote bind without a token: default-deny names the settings; disabled auth lets everything through', async () => {
+    const deny = await serve({ auth: { token: null, disabled: false, defaultDeny: true } })
+    const open = await serve({ auth: { token: null, disabled: true, defaultDeny: false } })
+    try {
+      const denied = await call(deny.base, '/api/status', { headers: auth })
+      assert.equal(denied.status, 401)
+      assert.match(String(denied.body?.error), /QUARTET_API_TOKEN/)
+      assert.match(String(denied.body?.error), /QUARTET_API_AUTH_DISABLED=1/)
+      assert.equal((await call(deny.base, '/api/health')).status, 200)
+      assert.equal((await call(open.base, '/api/status')).status, 200)
+      // Disabling auth does not open the control gate.
+      assert.equal((await call(open.base, '/api/start', { method: 'POST' })).status, 403)
+    } finally {
+      await Promise.all([deny.app.close(), open.app.close()])
+    }
+  })
+})

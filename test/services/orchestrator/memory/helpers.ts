@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict'
+import type { OrchestratorHarness } from '../../../helpers/orchestrator.js'
+import type { MemoryEntryInput } from '../../../../src/services/orchestrator/state/memory.repository.js'
+
+export const LOCAL = 'local'
+
+/** The scope of the harness's project as its principal sees it. */
+export async function localScope(orch: OrchestratorHarness) {
+  return { projectId: await orch.repositories.projects.ensure(orch.project.root), tenantId: LOCAL }
+}
+
+/** Stores entries through the repository, in order (ids ascend). */
+export async function seedEntries(orch: OrchestratorHarness, inputs: MemoryEntryInput[]): Promise<number[]> {
+  const scope = await localScope(orch)
+  const ids: number[] = []
+  for (const input of inputs) ids.push((await orch.repositories.memory.record(scope, input)).id)
+  return ids
+}
+
+export function note(title: string, content: string, extra: Partial<MemoryEntryInput> = {}): MemoryEntryInput {
+  return { type: 'memory', source: 'user', title, content, ...extra }
+}
+
+/** GET a versioned read and return its view (asserting the envelope). */
+export async function v1(orch: OrchestratorHarness, url: string): Promise<any> {
+  const response = await orch.call('GET', url)
+  assert.equal(response.status, 200, `${url}: ${response.body}`)
+  assert.equal(response.json.schemaVersion, 1)
+  return response.json.view ?? response.json.detail
+}
+
+export const q = (params: Record<string, string>) => new URLSearchParams(params).toString()
