@@ -6,7 +6,12 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import { createGitRunner } from './git-runner.js'
 import type { EnginePlatform } from './types.js'
+import { cleanupNow, listWorktrees, worktreeStatus, type CleanupReport } from './worktree-cleanup.js'
+import { BASE_REF_PREFIX, BRANCH_PREFIX, refSegment } from './worktree-names.js'
+
+export type { CleanupReport, WorktreeStatus } from './worktree-cleanup.js'
 
 export interface PreparedWorktree {
   path: string
@@ -24,36 +29,6 @@ export class BaseMergeConflictError extends Error {
     super(`the work of its dependencies conflicts: merging ${branches.join(', ')} conflicts in ${files.length ? files.join(', ') : 'unknown files'}; resolve it (merge one of these branches into the other) and run the task again`)
   }
 }
-
-export interface WorktreeStatus {
-  path: string
-  branch: string | null
-  head: string | null
-  /** Porcelain status lines of uncommitted and untracked changes; empty when clean. */
-  changes: string[]
-  clean: boolean
-}
-
-export interface CleanupReport {
-  removed: { path: string; branch: string }[]
-  kept: { path: string; branch: string; reason: string }[]
-}
-
-interface GitResult {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-interface WorktreeEntry {
-  path: string
-  head: string | null
-  branch: string | null
-  prunable: boolean
-}
-
-const BRANCH_PREFIX = 'quartet/'
-const BASE_REF_PREFIX = 'refs/quartet-base/'
 
 /** `git worktree add` failing while reading another add's half-written admin directory. */
 const RACED_ADD = /failed to read .*worktrees\/[^/]+\/(commondir|gitdir|HEAD)|worktrees\/[^/]+\/locked/
@@ -87,63 +62,33 @@ export function createWorktrees(platform: Pick<EnginePlatform, 'spawn'>) {
     return next
   }
 
-  function run(cwd: string, args: string[], input?: string): Promise<GitResult> {
-    return new Promise((resolve) => {
-      const child = platform.spawn('git', args, {
-        cwd, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-        env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' }
-      })
-      const out: Buffer[] = []
-      const err: Buffer[] = []
-      child.stdout?.on('data', (chunk: Buffer) => out.push(chunk))
-      child.stderr?.on('data', (chunk: Buffer) => err.push(chunk))
-      // A git that exits before reading all of its input is reported by its exit code, not by EPIPE.
-      child.stdin?.on('error', () => {})
-      child.stdin?.end(input)
-      child.on('error', (error) => resolve({ code: null, stdout: '', stderr: error.message }))
-      child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }))
-    })
-  }
-
-  async function git(cwd: string, args: string[], input?: string): Promise<string> {
-    const result = await run(cwd, args, input)
-    if (result.code !== 0) throw new Error(`git ${args[0]} failed: ${(result.stderr || result.stdout).trim() || `exit ${result.code}`}`)
-    return result.stdout
-  }
+  const gitRunner = createGitRunner(platform)
+  const { run, git } = gitRunner
 
   async function isGitRepo(root: string): Promise<boolean> {
     const result = await run(root, ['rev-parse', '--is-inside-work-tree'])
     return result.code === 0 && result.stdout.trim() === 'true'
   }
 
-  /** Keeps `.quartet/` (config, worktrees) out of `git status` of every checkout of the repo (checked once per repository). */
-  const excluded = new Map<string, Promise<void>>()
-  function excludeQuartetDir(root: string): Promise<void> {
+  /**
+   * Keeps `.quartet/` (config, worktrees) out of `git status` of every checkout of the repo (checked
+   * once per repository); answers the repository's common git directory, where its refs live.
+   */
+  const excluded = new Map<string, Promise<string>>()
+  function excludeQuartetDir(root: string): Promise<string> {
     const key = path.resolve(root)
     const done = excluded.get(key) ?? serialized(root, async () => {
-      const excludeFile = path.resolve(root, (await git(root, ['rev-parse', '--git-path', 'info/exclude'])).trim())
-      const current = fs.existsSync(excludeFile) ? fs.readFileSync(excludeFile, 'utf8') : ''
-      if (current.split('\n').some((line) => line.trim() === '.quartet/' || line.trim() === '/.quartet/')) return
-      fs.mkdirSync(path.dirname(excludeFile), { recursive: true })
-      fs.appendFileSync(excludeFile, `${current === '' || current.endsWith('\n') ? '' : '\n'}.quartet/\n`)
+      const [excludeFile, commonDir] = (await git(root, ['rev-parse', '--git-path', 'info/exclude', '--git-common-dir'])).trim().split('\n').map((line) => path.resolve(root, line))
+      const current = fs.existsSync(excludeFile!) ? fs.readFileSync(excludeFile!, 'utf8') : ''
+      if (!current.split('\n').some((line) => line.trim() === '.quartet/' || line.trim() === '/.quartet/')) {
+        fs.mkdirSync(path.dirname(excludeFile!), { recursive: true })
+        fs.appendFileSync(excludeFile!, `${current === '' || current.endsWith('\n') ? '' : '\n'}.quartet/\n`)
+      }
+      return commonDir!
     })
     excluded.set(key, done)
     void done.catch(() => excluded.delete(key))
     return done
-  }
-
-  async function listWorktrees(root: string): Promise<WorktreeEntry[]> {
-    const entries: WorktreeEntry[] = []
-    let entry: WorktreeEntry | undefined
-    for (const line of (await git(root, ['worktree', 'list', '--porcelain'])).split('\n')) {
-      if (line.startsWith('worktree ')) {
-        entry = { path: line.slice('worktree '.length), head: null, branch: null, prunable: false }
-        entries.push(entry)
-      } else if (entry && line.startsWith('HEAD ')) entry.head = line.slice(5)
-      else if (entry && line.startsWith('branch refs/heads/')) entry.branch = line.slice('branch refs/heads/'.length)
-      else if (entry && line.startsWith('prunable')) entry.prunable = true
-    }
-    return entries
   }
 
   /** Where `root` sits inside its repository ('' at the top level, else 'sub/dir/'). */
@@ -167,10 +112,14 @@ export function createWorktrees(platform: Pick<EnginePlatform, 'spawn'>) {
   }
 
   async function prepareNow(root: string, sprintId: string, taskKey: string, worktreesDir: string, bases: string[]): Promise<PreparedWorktree> {
-    await excludeQuartetDir(root)
+    const commonDir = await excludeQuartetDir(root)
     const branch = `${BRANCH_PREFIX}${refSegment(sprintId)}/${refSegment(taskKey)}`
     const baseRef = `${BASE_REF_PREFIX}${refSegment(sprintId)}/${refSegment(taskKey)}`
     const wanted = path.join(worktreesDir, refSegment(sprintId), refSegment(taskKey))
+    if (bases.length === 0) {
+      const fresh = await addFreshFromHead(root, commonDir, branch, wanted)
+      if (fresh) return fresh
+    }
     const [rootHead, branchHead, ...baseHeads] = await resolveCommits(root, ['HEAD', `refs/heads/${branch}`, ...bases.map((base) => `refs/heads/${base}`)])
     if (!rootHead) throw new Error('the repository has no commit yet: commit once, or set engine.use_worktrees to false')
     const occupied = () => fs.existsSync(wanted) && fs.readdirSync(wanted).length > 0
@@ -180,7 +129,7 @@ export function createWorktrees(platform: Pick<EnginePlatform, 'spawn'>) {
       return serialized(root, async () => {
         // A worktree whose directory vanished is only administrative residue; its branch stays.
         await run(root, ['worktree', 'prune'])
-        const existing = (await listWorktrees(root)).find((entry) => entry.branch === branch)
+        const existing = (await listWorktrees(gitRunner, root)).find((entry) => entry.branch === branch)
         if (existing) return { path: existing.path, branch, ...await recordedBase(root, rootHead, branch, baseRef), reused: true }
         if (occupied()) throw notOurs()
         fs.mkdirSync(path.dirname(wanted), { recursive: true })
@@ -243,6 +192,45 @@ export function createWorktrees(platform: Pick<EnginePlatform, 'spawn'>) {
       if (branchCreated || await branchExists()) await run(root, ['update-ref', '--stdin'], refs.map((ref) => `delete ${ref} ${start}\n`).join(''))
       throw error
     }
+  }
+
+  /**
+   * The usual case, a task without dependencies on its first attempt, in one git process: `worktree
+   * add -b` from HEAD, which git refuses atomically when the branch exists already (a resumed task).
+   * Null when it cannot be done that way (branch or directory exists, no commit yet, or any other
+   * failure): the caller then takes the careful path, which explains itself.
+   */
+  async function addFreshFromHead(root: string, commonDir: string, branch: string, wanted: string): Promise<PreparedWorktree | null> {
+    if (fs.existsSync(wanted)) return null
+    fs.mkdirSync(path.dirname(wanted), { recursive: true })
+    const added = await shared(root, async () => {
+      for (let attempt = 0; attempt < RACED_ADD_RETRIES; attempt++) {
+        const result = await run(root, ['worktree', 'add', '-b', branch, wanted, 'HEAD'])
+        if (result.code === 0) return true
+        if (!RACED_ADD.test(result.stderr)) return false
+        // `-b` may have made the branch before the add failed: then only the careful path may go on.
+        if ((await run(root, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).code === 0) {
+          const retried = await run(root, ['worktree', 'add', wanted, branch])
+          if (retried.code === 0) return true
+          if (!RACED_ADD.test(retried.stderr)) return false
+        }
+        await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20))
+      }
+      return false
+    })
+    if (!added) return null
+    return { path: wanted, branch, baseSha: await branchSha(root, commonDir, branch), baseBranches: [], reused: false }
+  }
+
+  /** A branch's commit: its loose ref file when there is one (just created by git), else asked of git (packed refs, reftable). */
+  async function branchSha(root: string, commonDir: string, branch: string): Promise<string> {
+    try {
+      const sha = fs.readFileSync(path.join(commonDir, 'refs', 'heads', ...branch.split('/')), 'utf8').trim()
+      if (/^[0-9a-f]{40,64}$/.test(sha)) return sha
+    } catch {
+      // Not a loose ref: git knows where it is.
+    }
+    return (await git(root, ['rev-parse', '--verify', `refs/heads/${branch}^{commit}`])).trim()
   }
 
   /** Merges bases[1..] into the fresh worktree; on a conflict it is aborted and the fresh worktree and branch are removed again. */
@@ -310,81 +298,19 @@ export function createWorktrees(platform: Pick<EnginePlatform, 'spawn'>) {
     return [...new Set(lists.flatMap((list) => list.split('\0')).filter((file) => file !== ''))].sort()
   }
 
-  async function worktreeStatus(worktree: string): Promise<WorktreeStatus> {
-    const [status, head, branch] = await Promise.all([
-      git(worktree, ['status', '--porcelain=v1', '--untracked-files=all']),
-      run(worktree, ['rev-parse', '--verify', '--quiet', 'HEAD']),
-      run(worktree, ['symbolic-ref', '--quiet', '--short', 'HEAD'])
-    ])
-    const changes = status.split('\n').filter((line) => line !== '')
-    return {
-      path: worktree,
-      branch: branch.code === 0 ? branch.stdout.trim() : null,
-      head: head.code === 0 ? head.stdout.trim() : null,
-      changes,
-      clean: changes.length === 0
-    }
-  }
-
   /**
    * Removes a task worktree and its branch only when nothing in it can be lost: no uncommitted or
    * untracked file, and no commit that the project's current HEAD does not already contain.
    * Everything else is kept and reported. There is deliberately no force option.
    */
   function cleanupWorktrees(root: string, worktreesDir: string, options: { sprintId?: string } = {}): Promise<CleanupReport> {
-    return serialized(root, () => cleanupNow(root, worktreesDir, options))
+    return serialized(root, () => cleanupNow(gitRunner, root, worktreesDir, options))
   }
 
-  async function cleanupNow(root: string, worktreesDir: string, options: { sprintId?: string }): Promise<CleanupReport> {
-    const report: CleanupReport = { removed: [], kept: [] }
-    await run(root, ['worktree', 'prune'])
-    const scope = realpathOrSelf(options.sprintId ? path.join(worktreesDir, refSegment(options.sprintId)) : worktreesDir)
-    const prefix = options.sprintId ? `${BRANCH_PREFIX}${refSegment(options.sprintId)}/` : BRANCH_PREFIX
-    const headName = (await git(root, ['rev-parse', '--abbrev-ref', 'HEAD'])).trim()
-    for (const entry of await listWorktrees(root)) {
-      if (!entry.branch?.startsWith(prefix) || !isInside(realpathOrSelf(entry.path), scope)) continue
-      const branch = entry.branch
-      if (!(await worktreeStatus(entry.path)).clean) {
-        report.kept.push({ path: entry.path, branch, reason: 'uncommitted changes' })
-        continue
-      }
-      const unmerged = Number((await git(root, ['rev-list', '--count', `HEAD..refs/heads/${branch}`])).trim())
-      if (unmerged > 0) {
-        report.kept.push({ path: entry.path, branch, reason: `commits not merged into ${headName}` })
-        continue
-      }
-      // Neither command is forced: git itself refuses if anything changed since the checks.
-      const removed = await run(root, ['worktree', 'remove', entry.path])
-      if (removed.code !== 0) {
-        report.kept.push({ path: entry.path, branch, reason: 'uncommitted changes' })
-        continue
-      }
-      const deleted = await run(root, ['branch', '-d', branch])
-      if (deleted.code !== 0) report.kept.push({ path: entry.path, branch, reason: `commits not merged into ${headName}` })
-      else {
-        await run(root, ['update-ref', '-d', `${BASE_REF_PREFIX}${branch.slice(BRANCH_PREFIX.length)}`])
-        report.removed.push({ path: entry.path, branch })
-      }
-    }
-    return report
+  return {
+    isGitRepo, repoPrefix, prepareWorktree, commitAll, changedFiles, cleanupWorktrees,
+    worktreeStatus: (worktree: string) => worktreeStatus(gitRunner, worktree),
+    listWorktrees: (root: string) => listWorktrees(gitRunner, root)
   }
-
-  return { isGitRepo, repoPrefix, prepareWorktree, commitAll, changedFiles, worktreeStatus, cleanupWorktrees, listWorktrees }
 }
 export type Worktrees = ReturnType<typeof createWorktrees>
-
-/** A sprint id or task key as one safe ref/path segment. */
-function refSegment(value: string): string {
-  const cleaned = value.replace(/[^A-Za-z0-9._-]/g, '-').replace(/\.{2,}/g, '.').replace(/^[.-]+/, '').replace(/(\.lock|\.)$/, '')
-  return cleaned || 'task'
-}
-
-function realpathOrSelf(file: string): string {
-  try {
-    return fs.realpathSync(file)
-  } catch {
-    return path.resolve(file)
-  }
-}
-
-const isInside = (file: string, dir: string) => file === dir || file.startsWith(dir + path.sep)
