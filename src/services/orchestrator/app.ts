@@ -21,12 +21,10 @@ import { insightRoutes } from './modules/insight/insight.routes.js'
 import { memoryModule } from './modules/memory/memory.module.js'
 import { createMissionsService } from './modules/missions/missions.service.js'
 import { missionRoutes } from './modules/missions/missions.routes.js'
-import { createLocalApprovalRequests } from './modules/process/approvals-port.js'
-import { createProcessService } from './modules/process/process.service.js'
+import { createParking } from './modules/process/parking.js'
 import { processRoutes } from './modules/process/process.routes.js'
 import { rpcRoutes } from './modules/rpc/rpc.routes.js'
 import { approvalRoutes } from './modules/approvals/approvals.routes.js'
-import { createApprovalsService } from './modules/approvals/approvals.service.js'
 import { startExpirySweeper } from './modules/approvals/expiry-sweeper.js'
 import { loadProjectConfig } from './project/config.js'
 import { resolveApiToken, tokenFingerprint, type ResolvedApiToken } from './runtime/api-token.js'
@@ -148,26 +146,37 @@ export async function buildOrchestratorApp(deps: OrchestratorAppDeps): Promise<O
   await app.register(taskRoutes(state))
   await app.register(insightRoutes({ state, env: deps.env }))
   await app.register(gitRoutes(state))
-  const approvals = createApprovalsService({
-    repositories, projectId, dataDir: deps.dataDir, clock: platform.clock, newId: () => `apr_${platform.ids.token(12)}`,
-    approvalConfig: () => loadProjectConfig(projectRoot).config.approval
+  const newId = (prefix: string) => `${prefix}-${platform.clock().getTime().toString(36)}-${randomBase36(platform)}`
+  // One approval store for everything that parks: engine tasks, agents and process submissions.
+  const parking = createParking({
+    projectRoot, projectId, repositories, runControl, engine, dataDir: deps.dataDir, clock: platform.clock,
+    newId: () => `apr_${platform.ids.token(12)}`, randomSuffix: () => randomBase36(platform),
+    approvalConfig: () => loadProjectConfig(projectRoot).config.approval,
+    onSettleError: (error) => deps.logger.warn({ err: error }, 'orchestrator: settling a parked submission failed')
   })
+  const { approvals, process: processService } = parking
   await app.register(approvalRoutes({
     service: approvals,
     apiDecideEnabled: () => loadProjectConfig(projectRoot).config.approval.api_decide,
     principal: token.token ? tokenFingerprint(token.token) : 'api:unauthenticated'
   }))
-  const sweeper = startExpirySweeper({ service: approvals, intervalMs: settings.approvalSweepMs, onError: (error) => deps.logger.warn({ err: error }, 'orchestrator: approval expiry sweep failed') })
+  // Each tick also settles submissions whose request another process (the CLI) closed.
+  const sweeper = startExpirySweeper({
+    service: {
+      sweepExpired: async () => {
+        const closed = await approvals.sweepExpired()
+        await processService.settleParked()
+        return closed
+      }
+    },
+    intervalMs: settings.approvalSweepMs,
+    onError: (error) => deps.logger.warn({ err: error }, 'orchestrator: approval expiry sweep failed')
+  })
   await app.register(memoryModule({ state, logger: deps.logger }))
-  const newId = (prefix: string) => `${prefix}-${platform.clock().getTime().toString(36)}-${randomBase36(platform)}`
-  // Process submissions park in their own tenant-scoped approval store for now (RPC approval.*
-  // reads and decides it); moving them onto the approvals module needs tenants there first.
-  const processApprovals = createLocalApprovalRequests({ repositories, projectId, clock: platform.clock, newId: () => newId('apr'), expirySeconds: () => loadProjectConfig(projectRoot).config.approval.default_expiry_seconds })
-  const processService = createProcessService({ projectRoot, projectId, repositories, runControl, engine, approvals: processApprovals, clock: platform.clock, randomSuffix: () => randomBase36(platform) })
-  const missions = createMissionsService({ projectId, repositories, runControl, approvals: processApprovals })
+  const missions = createMissionsService({ projectId, repositories, runControl, approvals: parking.port })
   await app.register(processRoutes({ process: processService }))
   await app.register(missionRoutes({ missions }))
-  await app.register(rpcRoutes({ projectRoot, projectId, repositories, engine, approvals: processApprovals, process: processService, missions, controlMutations, clock: platform.clock, newId }))
+  await app.register(rpcRoutes({ projectRoot, projectId, repositories, engine, approvals: parking.port, missions, controlMutations, clock: platform.clock, newId }))
   registerEventStream(app, { hub, projectId })
   registerWorkerLogStream(app, {
     resolveLogFile: async (taskId) => {

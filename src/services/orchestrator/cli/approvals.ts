@@ -7,18 +7,22 @@ import readline from 'node:readline/promises'
 import type { CliRuntime } from '../../../core/service.js'
 import type { ProjectOptions } from '../cli.js'
 import type { ApprovalEntryView } from '../modules/approvals/approvals.render.js'
-import { assertApprovalId, createApprovalsService, type ApprovalsService } from '../modules/approvals/approvals.service.js'
+import { assertApprovalId, type ApprovalsService } from '../modules/approvals/approvals.service.js'
+import { createParking } from '../modules/process/parking.js'
 import { withProject, type ProjectContext } from './context.js'
 import { CliError, err, EXIT_OK, EXIT_USAGE, out, style, table } from './output.js'
 
 export const NOT_INTERACTIVE = 'quartet approvals decide needs an interactive terminal: it asks you to type the request id to confirm (stdin is not a TTY).'
 
+// The local operator's tenant (the service's default); a decision settles a parked submission here, at once.
 function approvalsOf(context: ProjectContext): ApprovalsService {
-  return createApprovalsService({
-    repositories: context.repositories, projectId: context.projectId, dataDir: context.dataDir, clock: context.platform.clock,
+  return createParking({
+    projectRoot: context.projectRoot, projectId: context.projectId, repositories: context.repositories, runControl: context.runControl, engine: context.engine,
+    dataDir: context.dataDir, clock: context.platform.clock, approvalConfig: () => context.projectConfig.config.approval,
     newId: () => { throw new CliError('the CLI does not create approval requests') },
-    approvalConfig: () => context.projectConfig.config.approval
-  })
+    randomSuffix: () => { throw new CliError('the CLI does not submit work') },
+    onSettleError: (error) => err(`The decision is recorded, but the parked submission could not be moved on (the server's sweep will): ${error instanceof Error ? error.message : String(error)}`)
+  }).approvals
 }
 
 function printEntry(entry: ApprovalEntryView): void {

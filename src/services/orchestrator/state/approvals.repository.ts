@@ -6,6 +6,8 @@ export type ApprovalDecisionValue = 'allow' | 'deny' | 'defer' | 'escalate'
 export interface NewApproval {
   id: string
   projectId: number
+  tenantId: string
+  scopeId: string | null
   taskId: string | null
   requesterKind: 'engine' | 'agent' | 'process'
   requesterId: string
@@ -45,13 +47,18 @@ export function categoryOf(row: ApprovalRow, now: string): ApprovalCategory {
   return row.decision === 'allow' ? 'approved' : 'denied'
 }
 
+/**
+ * Every read of a tenant's requests is scoped to (project, tenant); only the expiry sweep and the
+ * conditional decision (by an id already read within its tenant) work across tenants.
+ */
 export function createApprovalsRepository(db: OrchestratorDb) {
   const table = () => db.selectFrom('orch_approvals').selectAll()
+  const scoped = (projectId: number, tenantId: string) => table().where('project_id', '=', projectId).where('tenant_id', '=', tenantId)
 
   return {
     async create(approval: NewApproval): Promise<ApprovalRow> {
       return db.insertInto('orch_approvals').values({
-        id: approval.id, project_id: approval.projectId, task_id: approval.taskId,
+        id: approval.id, project_id: approval.projectId, tenant_id: approval.tenantId, scope_id: approval.scopeId, task_id: approval.taskId,
         requester_kind: approval.requesterKind, requester_id: approval.requesterId,
         summary: approval.summary, scope: approval.scope, risk: approval.risk, policy: approval.policy,
         default_action: approval.defaultAction, tool_name: approval.toolName,
@@ -62,8 +69,8 @@ export function createApprovalsRepository(db: OrchestratorDb) {
       }).returningAll().executeTakeFirstOrThrow()
     },
 
-    get(projectId: number, id: string): Promise<ApprovalRow | undefined> {
-      return table().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst()
+    get(projectId: number, tenantId: string, id: string): Promise<ApprovalRow | undefined> {
+      return scoped(projectId, tenantId).where('id', '=', id).executeTakeFirst()
     },
 
     /** Only the decision columns: what a waiter polls. */
@@ -72,19 +79,21 @@ export function createApprovalsRepository(db: OrchestratorDb) {
     },
 
     /** Undecided requests that have not expired at `now`, oldest first. */
-    listPending(projectId: number, now: string, limit = 500): Promise<ApprovalRow[]> {
-      return table().where('project_id', '=', projectId).where('decision', 'is', null).where('expires_at', '>', now)
+    listPending(projectId: number, tenantId: string, now: string, limit = 500): Promise<ApprovalRow[]> {
+      return scoped(projectId, tenantId).where('decision', 'is', null).where('expires_at', '>', now)
         .orderBy('created_at').orderBy('id').limit(limit).execute()
     },
 
-    /** The newest requests of every category (the overview). */
-    listRecent(projectId: number, limit = 500): Promise<ApprovalRow[]> {
-      return table().where('project_id', '=', projectId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()
+    /** The newest requests of every category (the overview), optionally only those about `scopeId`. */
+    listRecent(projectId: number, tenantId: string, scopeId?: string, limit = 500): Promise<ApprovalRow[]> {
+      let query = scoped(projectId, tenantId)
+      if (scopeId !== undefined) query = query.where('scope_id', '=', scopeId)
+      return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()
     },
 
     /** Closed requests (decided, or undecided past expiry), newest closing first. */
-    async history(projectId: number, now: string, filter: HistoryFilter): Promise<{ rows: ApprovalRow[]; total: number }> {
-      let query = db.selectFrom('orch_approvals').where('project_id', '=', projectId)
+    async history(projectId: number, tenantId: string, now: string, filter: HistoryFilter): Promise<{ rows: ApprovalRow[]; total: number }> {
+      let query = db.selectFrom('orch_approvals').where('project_id', '=', projectId).where('tenant_id', '=', tenantId)
       switch (filter.status) {
         case 'approved':
           query = query.where('decision', '=', 'allow').where((eb) => eb.or([eb('channel', 'is', null), eb('channel', '!=', 'ttl-expire')]))
@@ -119,14 +128,14 @@ export function createApprovalsRepository(db: OrchestratorDb) {
       return Number(result.numUpdatedRows) === 1
     },
 
-    /** Undecided requests of the project past their expiry at `now`. */
+    /** Undecided requests of the project past their expiry at `now`, of every tenant (the sweep). */
     listDue(projectId: number, now: string, limit = 500): Promise<ApprovalRow[]> {
       return table().where('project_id', '=', projectId).where('decision', 'is', null).where('expires_at', '<=', now).orderBy('expires_at').limit(limit).execute()
     },
 
     /** The newest approval request of a task (a task asks once per run). */
-    latestForTask(projectId: number, taskId: string): Promise<ApprovalRow | undefined> {
-      return table().where('project_id', '=', projectId).where('task_id', '=', taskId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst()
+    latestForTask(projectId: number, tenantId: string, taskId: string): Promise<ApprovalRow | undefined> {
+      return scoped(projectId, tenantId).where('task_id', '=', taskId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst()
     }
   }
 }

@@ -172,27 +172,12 @@ export interface MissionsTable {
   created_at: string
 }
 
-export interface ProcessApprovalsTable {
-  id: string
-  project_id: number
-  tenant_id: string
-  scope_id: string
-  summary: string
-  risk: string
-  details: string
-  requested_by: string
-  decision: string | null
-  decided_by: string | null
-  reason: string | null
-  idempotency_key: string | null
-  created_at: string
-  expires_at: string
-  decided_at: string | null
-}
-
 export interface ApprovalsTable {
   id: string
   project_id: number
+  tenant_id: string
+  /** What the request is about when that is not a task: the execution of a parked process submission. */
+  scope_id: string | null
   task_id: string | null
   requester_kind: string
   requester_id: string
@@ -228,7 +213,6 @@ export interface OrchestratorTables {
   orch_memory_entries: MemoryEntriesTable
   orch_executions: ExecutionsTable
   orch_missions: MissionsTable
-  orch_process_approvals: ProcessApprovalsTable
   orch_approvals: ApprovalsTable
 }
 
@@ -243,5 +227,4 @@ export type CoverageRow = Selectable<CoverageTable>
 export type MemoryEntryRow = Selectable<MemoryEntriesTable>
 export type ExecutionRow = Selectable<ExecutionsTable>
 export type MissionRow = Selectable<MissionsTable>
-export type ProcessApprovalRow = Selectable<ProcessApprovalsTable>
 export type ApprovalRow = Selectable<ApprovalsTable>

@@ -37,6 +37,11 @@ export function createExecutionsRepository(db: OrchestratorDb, clock: () => Date
       return db.selectFrom('orch_executions').selectAll().where('project_id', '=', projectId).where('approval_id', '=', approvalId).executeTakeFirst()
     },
 
+    /** Parked submissions of the project, of every tenant (what the approval sweep settles). */
+    listParked(projectId: number, limit = 500): Promise<ExecutionRow[]> {
+      return db.selectFrom('orch_executions').selectAll().where('project_id', '=', projectId).where('status', '=', 'parked').orderBy('created_at').limit(limit).execute()
+    },
+
     /** Updates a row; `fromStatus` (when given) guards the change so two deciders cannot both dispatch. */
     async update(id: string, fields: ExecutionUpdate, fromStatus?: string): Promise<boolean> {
       let query = db.updateTable('orch_executions').set({

@@ -3,7 +3,7 @@ import type { MigrationSet } from '../../../core/db/migrations.js'
 
 /**
  * Process submissions (`POST /api/process/submit`), the missions that group them, and the
- * approval requests a parked submission waits on until the approvals module owns that table.
+ * approval requests a parked submission waited on (moved into orch_approvals by 0007).
  * Every row carries the tenant stamped from the verified principal.
  */
 export const processMissionsMigrations: MigrationSet = {

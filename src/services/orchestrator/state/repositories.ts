@@ -13,7 +13,6 @@ import { createTasksRepository } from './tasks.repository.js'
 import { createViewsRepository } from './views.repository.js'
 import { createExecutionsRepository } from './executions.repository.js'
 import { createMissionsRepository } from './missions.repository.js'
-import { createProcessApprovalsRepository } from './process-approvals.repository.js'
 
 /** Every orchestrator repository over one database handle (the engine's only way to the state). */
 export function createOrchestratorRepositories(db: OrchestratorDb, clock: () => Date) {
@@ -31,7 +30,6 @@ export function createOrchestratorRepositories(db: OrchestratorDb, clock: () => 
     memory: createMemoryRepository(db, clock),
     executions: createExecutionsRepository(db, clock),
     missions: createMissionsRepository(db, clock),
-    processApprovals: createProcessApprovalsRepository(db, clock),
     approvals: createApprovalsRepository(db)
   }
 }

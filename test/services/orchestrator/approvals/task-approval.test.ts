@@ -1,18 +1,11 @@
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
-import path from 'node:path'
 import { test } from 'node:test'
-import { CLI_ENTRY, runCli } from '../../../helpers/cli.js'
-import { eventually, startOrchestrator, type OrchestratorHarness } from '../../../helpers/orchestrator.js'
-import { decide } from './helpers.js'
+import { runCli } from '../../../helpers/cli.js'
+import { eventually, startOrchestrator } from '../../../helpers/orchestrator.js'
+import { cliEnv, decide, decideAtTerminal } from './helpers.js'
 
-const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..', '..')
 const AGENT = { kind: 'command', argv: ['/bin/sh', '-c', 'echo "$0" >> notes.txt; echo wrote', '{taskId}'] }
 const DIRECTIVES = '# Risky\n\n## Task 1: risky\nRisk: high\nWrite notes.\n\n## Task 2: after\nDepends on: 1\nMore notes.\n\n## Task 3: safe\nRisk: low\nOther notes.\n'
-
-function cliEnv(orch: OrchestratorHarness): Record<string, string | undefined> {
-  return { QUARTET_DATA_DIR: orch.config.dataDir, DATABASE_URL: orch.config.databaseUrl, QUARTET_PROJECT: orch.project.root, LOG_LEVEL: 'silent' }
-}
 
 async function startRiskySprint(approval: Record<string, unknown> = {}) {
   const orch = await startOrchestrator({
@@ -28,29 +21,6 @@ async function startRiskySprint(approval: Record<string, unknown> = {}) {
     return tasks.find((t) => t.id === 's1-1')?.status === 'AWAITING_APPROVAL' && pending.length === 1 ? { tasks, approval: pending[0] } : null
   }, 60_000, 'task 1 to wait for approval')
   return { orch, approvalId: parked.approval.request.id as string, parked }
-}
-
-/** `quartet approvals decide` on a real pseudo-terminal (util-linux `script`), typing `typed` at the prompt. */
-function decideAtTerminal(orch: OrchestratorHarness, args: string[], typed: string): Promise<{ code: number | null; output: string }> {
-  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
-  // `exec`: no shell of script's between the terminal and the command (its exit code is the command's).
-  const command = ['exec', ...[process.execPath, '--import', 'tsx', CLI_ENTRY, 'approvals', 'decide', ...args].map(quote)].join(' ')
-  return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: repoRoot, env: { ...process.env, ...cliEnv(orch) } as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] })
-    let output = ''
-    let sent = false
-    const onData = (data: Buffer) => {
-      output += data.toString()
-      if (!sent && /type its id: /.test(output)) {
-        sent = true
-        child.stdin.write(`${typed}\r`)
-      }
-    }
-    child.stdout.on('data', onData)
-    child.stderr.on('data', onData)
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, output }))
-  })
 }
 
 test('a high-risk task parks AWAITING_APPROVAL; the CLI decides at a terminal; the task runs at once and its dependent follows', async () => {

@@ -9,7 +9,11 @@ test('another tenant\'s executions, missions and approvals are invisible: 404 an
   const repos = orch.repositories
   await repos.executions.create({ id: 'proc-foreign-aaaaaa', projectId, tenantId: 'acme', actor: 'eve', origin: 'api', kind: 'task', title: 'foreign', request: {}, effectClass: 'pure', status: 'failed', reason: 'x' })
   await repos.missions.create({ id: 'mis-foreign-aaaaaa', projectId, tenantId: 'acme', title: 'foreign', source: 'submission', kind: 'task', executionId: 'proc-foreign-aaaaaa' })
-  await repos.processApprovals.create({ id: 'apr-foreign-aaaaaa', projectId, tenantId: 'acme', scopeId: 'proc-foreign-aaaaaa', summary: 'foreign', risk: 'high', details: {}, requestedBy: 'eve', expiresAt: '2999-01-01T00:00:00.000Z' })
+  await repos.approvals.create({
+    id: 'apr-foreign-aaaaaa', projectId, tenantId: 'acme', scopeId: 'proc-foreign-aaaaaa', taskId: null, requesterKind: 'process', requesterId: 'process:eve', summary: 'foreign',
+    scope: 'lifecycle', risk: 'high', policy: 'require-approval', defaultAction: 'deny', toolName: null, maskedArgs: '{}', rawArgsRef: null,
+    createdAt: '2026-01-01T00:00:00.000Z', expiresAt: '2999-01-01T00:00:00.000Z'
+  })
 
   const mine = await orch.call('POST', '/api/process/submit', { description: 'mine', capabilityTarget: 'erp.read', scopeDir: 'docs/audits' })
   assert.equal(mine.status, 202, mine.body)
@@ -28,6 +32,6 @@ test('another tenant\'s executions, missions and approvals are invisible: 404 an
   assert.deepEqual((await rpc('approval.list', { scopeId: 'proc-foreign-aaaaaa' })).json.result.approvals, [])
   const decide = await rpc('approval.decide', { requestId: 'apr-foreign-aaaaaa', decision: 'allow' })
   assert.equal(decide.json.error.code, 'NOT_FOUND')
-  const row = await orch.database.db.selectFrom('orch_process_approvals' as never).selectAll().where('id' as never, '=', 'apr-foreign-aaaaaa' as never).executeTakeFirstOrThrow() as { decision: string | null }
+  const row = await orch.database.db.selectFrom('orch_approvals' as never).selectAll().where('id' as never, '=', 'apr-foreign-aaaaaa' as never).executeTakeFirstOrThrow() as { decision: string | null }
   assert.equal(row.decision, null)
 })

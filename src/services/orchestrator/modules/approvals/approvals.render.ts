@@ -27,6 +27,8 @@ export interface ApprovalEntryView {
     policy: string
     defaultAction: string
     taskId: string | null
+    /** What the request is about when it is not a task (a parked submission's execution id). */
+    scopeId: string | null
     toolName: string | null
     maskedArgs: unknown
     createdAt: string
@@ -69,7 +71,7 @@ export function renderEntry(row: ApprovalRow, now: string): ApprovalEntryView {
     request: {
       id: row.id, version: APPROVAL_CONTRACT_VERSION, requester: { kind: row.requester_kind, id: row.requester_id },
       summary: row.summary, scope: row.scope, risk: row.risk, policy: row.policy, defaultAction: row.default_action,
-      taskId: row.task_id, toolName: row.tool_name, maskedArgs: JSON.parse(row.masked_args) as unknown,
+      taskId: row.task_id, scopeId: row.scope_id, toolName: row.tool_name, maskedArgs: JSON.parse(row.masked_args) as unknown,
       createdAt: row.created_at, expiresAt: row.expires_at
     },
     decision: decisionOf(row)

@@ -2,6 +2,7 @@ import type { App } from '../../../../core/http/server.js'
 import { orchestratorError } from '../../errors.js'
 import { assertApprovalId, type ApprovalsService } from './approvals.service.js'
 import { describePermissionRequest } from './permission-request.js'
+import { principalOf } from '../process/principal.js'
 import {
   ApprovalEntry, ApprovalOverview, DecisionAnswer, DecisionBody, ErrorBody, HistoryPage, HistoryQuery, PermissionRequestBody, WaitQuery,
   type DecisionBodyType, type PermissionRequestType
@@ -19,22 +20,25 @@ export interface ApprovalRoutesOptions {
   principal: string
 }
 
-/** Approval reads, the agent permission request and its long-poll wait, and the gated decision. */
+/**
+ * Approval reads, the agent permission request and its long-poll wait, and the gated decision.
+ * Each request sees the store as its principal's tenant: another tenant's request is not found.
+ */
 export function approvalRoutes(options: ApprovalRoutesOptions) {
-  const { service } = options
+  const service = (request: unknown) => options.service.forTenant(principalOf(request).tenantId)
   return async function register(app: App) {
     app.get('/api/approvals', {
       schema: { tags, summary: 'Approval requests by category (arguments masked)', response: { 200: ApprovalOverview } }
-    }, async () => service.overview())
+    }, async (request) => service(request).overview())
 
     // Registered before /api/approvals/:id; Fastify prefers the static segment anyway.
     app.get<{ Querystring: { status?: 'all' | 'approved' | 'denied' | 'expired'; limit?: number; offset?: number } }>('/api/approvals/history', {
       schema: { tags, summary: 'Closed approval requests, newest first (status, limit 1..100, offset)', querystring: HistoryQuery, response: { 200: HistoryPage, 400: ErrorBody } }
-    }, async (request) => service.history({ status: request.query.status ?? 'all', limit: request.query.limit ?? 20, offset: request.query.offset ?? 0 }))
+    }, async (request) => service(request).history({ status: request.query.status ?? 'all', limit: request.query.limit ?? 20, offset: request.query.offset ?? 0 }))
 
     app.get<{ Params: { id: string } }>('/api/approvals/:id', {
       schema: { tags, summary: 'One approval request with its decision', response: { 200: ApprovalEntry, 400: ErrorBody, 404: ErrorBody } }
-    }, async (request) => service.get(request.params.id))
+    }, async (request) => service(request).get(request.params.id))
 
     app.get<{ Params: { id: string }; Querystring: { timeout?: number } }>('/api/approvals/:id/wait', {
       schema: {
@@ -47,7 +51,7 @@ export function approvalRoutes(options: ApprovalRoutesOptions) {
       const onClose = () => gone.abort()
       request.raw.socket?.once('close', onClose)
       try {
-        return await service.wait(request.params.id, (request.query.timeout ?? DEFAULT_WAIT_SECONDS) * 1000, gone.signal)
+        return await service(request).wait(request.params.id, (request.query.timeout ?? DEFAULT_WAIT_SECONDS) * 1000, gone.signal)
       } finally {
         request.raw.socket?.off('close', onClose)
       }
@@ -59,7 +63,7 @@ export function approvalRoutes(options: ApprovalRoutesOptions) {
         body: PermissionRequestBody, response: { 201: ApprovalEntry, 400: ErrorBody }
       }
     }, async (request, reply) => {
-      const entry = await service.request(describePermissionRequest(request.body))
+      const entry = await service(request).request(describePermissionRequest(request.body))
       return reply.code(201).send(entry)
     })
 
@@ -76,7 +80,7 @@ export function approvalRoutes(options: ApprovalRoutesOptions) {
     }, async (request) => {
       const key = request.headers['idempotency-key']
       if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) throw orchestratorError('ORCH_IDEMPOTENCY_KEY_REQUIRED')
-      return service.decide({
+      return service(request).decide({
         id: request.params.id, decision: request.body.decision, reason: request.body.reason,
         decidedBy: options.principal, channel: 'api', idempotencyKey: key
       })

@@ -36,6 +36,7 @@ export const ApprovalEntry = Type.Object({
     policy: Type.String(),
     defaultAction: Type.String(),
     taskId: Nullable(Type.String()),
+    scopeId: Nullable(Type.String()),
     toolName: Nullable(Type.String()),
     maskedArgs: AnyJson,
     createdAt: Type.String(),

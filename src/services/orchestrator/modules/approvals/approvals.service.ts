@@ -3,6 +3,9 @@
  * decided (once, attributably, idempotently, never by its requester), how it expires (its
  * default action, channel `ttl-expire`) and how a waiter learns the outcome. Every method works
  * on the database alone, so the server, the CLI and a detached job share one truth.
+ *
+ * A service is scoped to one tenant: every read and decision sees only that tenant's requests
+ * (another tenant's id is "not found"). Only the expiry sweep works across tenants.
  */
 import { createHash } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -11,14 +14,16 @@ import type { ProjectConfig } from '../../project/config-schema.js'
 import type { ApprovalRow } from '../../state/db.js'
 import { categoryOf, type ApprovalDecisionValue, type HistoryFilter, type NewApproval } from '../../state/approvals.repository.js'
 import type { OrchestratorRepositories } from '../../state/repositories.js'
+import { LOCAL_PRINCIPAL } from '../process/principal.js'
 import { maskArguments, maskText } from './masking.js'
 import { writeRawArgs } from './raw-args.js'
-import { renderEntry, renderHistoryEntry, type ApprovalEntryView } from './approvals.render.js'
+import { renderEntry, renderHistoryEntry, type ApprovalEntryView, type ApprovalHistoryEntry } from './approvals.render.js'
 
 // One masking for every approval request (process submissions' too).
 export { maskArguments, maskText } from './masking.js'
 
-export const APPROVAL_ID = /^apr_[A-Za-z0-9_-]{8,64}$/
+// `apr-…` ids were given by the process module's former store; its rows now live here.
+export const APPROVAL_ID = /^apr[_-][A-Za-z0-9_-]{8,64}$/
 export const TTL_EXPIRE_CHANNEL = 'ttl-expire'
 const POLL_MS = 200
 
@@ -30,7 +35,16 @@ export interface ApprovalsServiceDeps {
   newId: () => string
   /** Read per call: the config file may change while the server runs. */
   approvalConfig: () => ProjectConfig['approval']
+  /**
+   * The tenant whose requests this service sees. The CLI and the engine's jobs act for the local
+   * project, hence the default; the server scopes per request with `forTenant(principal.tenantId)`.
+   */
+  tenantId?: string
+  /** Told, after the write, of every request this process closed (decided or expired), so what waits on it can move on. */
+  onClosed?: (closed: ClosedApproval) => Promise<void>
 }
+
+export interface ClosedApproval { id: string; tenantId: string; requesterKind: string }
 
 export interface ApprovalRequestInput {
   requesterKind: NewApproval['requesterKind']
@@ -40,6 +54,8 @@ export interface ApprovalRequestInput {
   risk: string
   policy?: string
   taskId?: string | null
+  /** What the request is about when it is not a task (a parked submission's execution id). */
+  scopeId?: string | null
   toolName?: string | null
   args: unknown
 }
@@ -67,24 +83,31 @@ export function assertApprovalId(id: string): void {
   if (!APPROVAL_ID.test(id)) throw orchestratorError('ORCH_APPROVAL_INVALID_ID')
 }
 
-export function createApprovalsService(deps: ApprovalsServiceDeps) {
+export function createApprovalsService(deps: ApprovalsServiceDeps): ApprovalsService {
   const repo = deps.repositories.approvals
+  const tenantId = deps.tenantId ?? LOCAL_PRINCIPAL.tenantId
   const now = () => deps.clock().toISOString()
 
   async function load(id: string): Promise<ApprovalRow> {
     assertApprovalId(id)
-    const row = await repo.get(deps.projectId, id)
+    const row = await repo.get(deps.projectId, tenantId, id)
     if (!row) throw orchestratorError('ORCH_APPROVAL_NOT_FOUND')
     return row
+  }
+
+  async function closed(row: ApprovalRow): Promise<void> {
+    await deps.onClosed?.({ id: row.id, tenantId: row.tenant_id, requesterKind: row.requester_kind })
   }
 
   /** Closes one undecided, past-due request with its default action; false when someone else closed it. */
   async function expire(row: ApprovalRow): Promise<boolean> {
     const at = now()
-    return repo.decide(row.id, {
+    const won = await repo.decide(row.id, {
       decision: row.default_action as ApprovalDecisionValue, decidedBy: 'system:ttl', channel: TTL_EXPIRE_CHANNEL, decidedAt: at,
       reason: `expired without a decision; default action ${row.default_action}`, closureReason: 'expired', idempotencyKey: null, decisionDigest: null
     }, { now: at, allowExpired: true })
+    if (won) await closed(row)
+    return won
   }
 
   /** The answer for a request that is already closed (a replay of the same key and body is the same answer). */
@@ -99,6 +122,13 @@ export function createApprovalsService(deps: ApprovalsServiceDeps) {
   }
 
   return {
+    tenantId,
+
+    /** The same store seen by another tenant (the server's per-request scope). */
+    forTenant(other: string): ApprovalsService {
+      return createApprovalsService({ ...deps, tenantId: other })
+    },
+
     async request(input: ApprovalRequestInput): Promise<ApprovalEntryView> {
       const config = deps.approvalConfig()
       const id = deps.newId()
@@ -108,7 +138,7 @@ export function createApprovalsService(deps: ApprovalsServiceDeps) {
       // The raw copy is kept only when masking hid something: the masked one says everything else.
       const rawRef = masked === JSON.stringify(input.args ?? {}) ? null : writeRawArgs(deps.dataDir, id, input.args)
       const row = await repo.create({
-        id, projectId: deps.projectId, taskId: input.taskId ?? null, requesterKind: input.requesterKind, requesterId: input.requesterId,
+        id, projectId: deps.projectId, tenantId, scopeId: input.scopeId ?? null, taskId: input.taskId ?? null, requesterKind: input.requesterKind, requesterId: input.requesterId,
         summary: (await maskText(input.summary)).slice(0, 200), scope: input.scope, risk: input.risk, policy: input.policy ?? 'require-approval',
         defaultAction: config.expiry_action, toolName: input.toolName ?? null, maskedArgs: masked, rawArgsRef: rawRef,
         createdAt: createdAt.toISOString(), expiresAt: new Date(createdAt.getTime() + config.default_expiry_seconds * 1000).toISOString()
@@ -119,18 +149,24 @@ export function createApprovalsService(deps: ApprovalsServiceDeps) {
     async overview(): Promise<Record<'pending' | 'approved' | 'denied' | 'expired', ApprovalEntryView[]>> {
       const at = now()
       const groups = { pending: [] as ApprovalEntryView[], approved: [] as ApprovalEntryView[], denied: [] as ApprovalEntryView[], expired: [] as ApprovalEntryView[] }
-      for (const row of await repo.listRecent(deps.projectId)) groups[categoryOf(row, at)].push(renderEntry(row, at))
+      for (const row of await repo.listRecent(deps.projectId, tenantId)) groups[categoryOf(row, at)].push(renderEntry(row, at))
       return groups
     },
 
     async pending(): Promise<ApprovalEntryView[]> {
       const at = now()
-      return (await repo.listPending(deps.projectId, at)).map((row) => renderEntry(row, at))
+      return (await repo.listPending(deps.projectId, tenantId, at)).map((row) => renderEntry(row, at))
+    },
+
+    /** The newest requests of every category, optionally only those about `scopeId`. */
+    async list(scopeId?: string): Promise<ApprovalEntryView[]> {
+      const at = now()
+      return (await repo.listRecent(deps.projectId, tenantId, scopeId)).map((row) => renderEntry(row, at))
     },
 
     /** The still-pending request of a task, if any (a resumed task rejoins it instead of asking twice). */
     async pendingForTask(taskId: string): Promise<ApprovalEntryView | null> {
-      const row = await repo.latestForTask(deps.projectId, taskId)
+      const row = await repo.latestForTask(deps.projectId, tenantId, taskId)
       return row && categoryOf(row, now()) === 'pending' ? renderEntry(row, now()) : null
     },
 
@@ -140,7 +176,7 @@ export function createApprovalsService(deps: ApprovalsServiceDeps) {
 
     async history(filter: HistoryFilter) {
       const at = now()
-      const { rows, total } = await repo.history(deps.projectId, at, filter)
+      const { rows, total } = await repo.history(deps.projectId, tenantId, at, filter)
       return {
         entries: rows.map((row) => renderHistoryEntry(row, at)),
         pagination: { total, limit: filter.limit, offset: filter.offset, hasMore: filter.offset + rows.length < total }
@@ -165,6 +201,7 @@ export function createApprovalsService(deps: ApprovalsServiceDeps) {
       }, { now: decidedAt, allowExpired: false })
       const current = await load(input.id)
       if (!won) return closedAnswer(current, input, digest)
+      await closed(current)
       return { success: true, decision: renderEntry(current, now()).decision!, idempotent: false }
     },
 
@@ -185,7 +222,7 @@ export function createApprovalsService(deps: ApprovalsServiceDeps) {
       }
     },
 
-    /** Closes every past-due request of the project with its default action; answers how many. */
+    /** Closes every past-due request of the project, of every tenant, with its default action; answers how many. */
     async sweepExpired(): Promise<number> {
       let closed = 0
       for (const row of await repo.listDue(deps.projectId, now())) if (await expire(row)) closed++
@@ -193,4 +230,17 @@ export function createApprovalsService(deps: ApprovalsServiceDeps) {
     }
   }
 }
-export type ApprovalsService = ReturnType<typeof createApprovalsService>
+export interface ApprovalsService {
+  readonly tenantId: string
+  forTenant(tenantId: string): ApprovalsService
+  request(input: ApprovalRequestInput): Promise<ApprovalEntryView>
+  overview(): Promise<Record<'pending' | 'approved' | 'denied' | 'expired', ApprovalEntryView[]>>
+  pending(): Promise<ApprovalEntryView[]>
+  list(scopeId?: string): Promise<ApprovalEntryView[]>
+  pendingForTask(taskId: string): Promise<ApprovalEntryView | null>
+  get(id: string): Promise<ApprovalEntryView>
+  history(filter: HistoryFilter): Promise<{ entries: ApprovalHistoryEntry[]; pagination: { total: number; limit: number; offset: number; hasMore: boolean } }>
+  decide(input: DecideInput): Promise<DecideResult>
+  wait(id: string, timeoutMs: number, signal?: AbortSignal): Promise<ApprovalEntryView>
+  sweepExpired(): Promise<number>
+}

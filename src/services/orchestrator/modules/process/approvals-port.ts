@@ -1,12 +1,12 @@
 /**
- * Process parking and the RPC approval methods talk to approvals only through
- * `ApprovalRequests`. `createLocalApprovalRequests` keeps them in the tenant-scoped
- * orch_process_approvals table (masked by the approvals module's masking); the approvals module's
- * own store has no tenants yet, so moving them there is the known next step (app.ts wires it).
+ * Process parking, missions and the RPC approval methods talk to approvals through
+ * `ApprovalRequests`, a view of the approvals module's one store: a parked submission's request is
+ * the same row `GET /api/approvals`, the CLI and the MCP inbox show, masked and with its raw
+ * arguments kept aside exactly as every other request. Each call names the tenant it acts for.
  */
-import type { OrchestratorRepositories } from '../../state/repositories.js'
-import type { ProcessApprovalRow } from '../../state/db.js'
-import { maskArguments, maskText } from '../approvals/approvals.service.js'
+import { isAppError } from '../../../../core/errors/app-error.js'
+import type { ApprovalEntryView } from '../approvals/approvals.render.js'
+import type { ApprovalsService } from '../approvals/approvals.service.js'
 
 export type ApprovalDecision = 'allow' | 'deny' | 'defer' | 'escalate'
 export const APPROVAL_DECISIONS: readonly ApprovalDecision[] = ['allow', 'deny', 'defer', 'escalate']
@@ -25,13 +25,15 @@ export interface ApprovalRequestInput {
 export interface ApprovalEntry {
   id: string
   category: ApprovalCategory
-  scopeId: string
+  /** What the waiting work does: allow, deny (an expiry applies its default action), or null while pending. */
+  effect: 'allow' | 'deny' | null
+  scopeId: string | null
   summary: string
   risk: string
   maskedArgs: Record<string, unknown>
   createdAt: string
   expiresAt: string
-  decision: { decision: ApprovalDecision; decidedBy: string; reason: string; decidedAt: string } | null
+  decision: { decision: ApprovalDecision; decidedBy: string; reason: string; decidedAt: string; channel: string } | null
 }
 
 export type DecideOutcome =
@@ -45,57 +47,62 @@ export interface ApprovalRequests {
   decide(tenantId: string, id: string, input: { decision: ApprovalDecision; decidedBy: string; reason?: string; idempotencyKey?: string }): Promise<DecideOutcome>
 }
 
-export interface LocalApprovalDeps {
-  repositories: OrchestratorRepositories
-  projectId: number
-  clock: () => Date
-  newId: () => string
-  expirySeconds: () => number
+const NOT_FOUND = new Set(['ORCH_APPROVAL_NOT_FOUND', 'ORCH_APPROVAL_INVALID_ID'])
+const NOT_PENDING = new Set(['ORCH_APPROVAL_DECIDED', 'ORCH_APPROVAL_EXPIRED', 'ORCH_IDEMPOTENCY_CONFLICT'])
+
+function entryOf(view: ApprovalEntryView): ApprovalEntry {
+  const r = view.request
+  const d = view.decision
+  return {
+    id: r.id, category: view.category, effect: view.effect, scopeId: r.scopeId, summary: r.summary, risk: r.risk,
+    maskedArgs: r.maskedArgs as Record<string, unknown>, createdAt: r.createdAt, expiresAt: r.expiresAt,
+    decision: d ? { decision: d.decision as ApprovalDecision, decidedBy: d.decidedBy, reason: d.reason, decidedAt: d.decidedAt, channel: d.channel } : null
+  }
 }
 
-export function createLocalApprovalRequests(deps: LocalApprovalDeps): ApprovalRequests {
-  const repo = deps.repositories.processApprovals
-
-  function entryOf(row: ProcessApprovalRow): ApprovalEntry {
-    const decision = row.decision === null ? null
-      : { decision: row.decision as ApprovalDecision, decidedBy: row.decided_by ?? '', reason: row.reason ?? '', decidedAt: row.decided_at ?? '' }
-    const category: ApprovalCategory = decision ? (decision.decision === 'allow' ? 'approved' : 'denied')
-      : deps.clock().toISOString() >= row.expires_at ? 'expired' : 'pending'
-    return {
-      id: row.id, category, scopeId: row.scope_id, summary: row.summary, risk: row.risk,
-      maskedArgs: JSON.parse(row.details) as Record<string, unknown>, createdAt: row.created_at, expiresAt: row.expires_at, decision
+/** The port over the approvals module's service (channel `rpc` for its decisions). */
+export function createApprovalRequests(service: ApprovalsService): ApprovalRequests {
+  async function find(tenantId: string, id: string): Promise<ApprovalEntryView | null> {
+    try {
+      return await service.forTenant(tenantId).get(id)
+    } catch (error) {
+      if (isAppError(error) && NOT_FOUND.has(error.code)) return null
+      throw error
     }
   }
 
   return {
     async create(input) {
-      const expiresAt = new Date(deps.clock().getTime() + deps.expirySeconds() * 1000).toISOString()
-      const row = await repo.create({ id: deps.newId(), projectId: deps.projectId, tenantId: input.tenantId, scopeId: input.scopeId, summary: (await maskText(input.summary)).slice(0, 200), risk: input.risk, details: await maskArguments(input.details), requestedBy: input.requestedBy, expiresAt })
-      return { id: row.id }
+      const entry = await service.forTenant(input.tenantId).request({
+        requesterKind: 'process', requesterId: `process:${input.requestedBy}`, summary: input.summary, scope: 'lifecycle', risk: input.risk,
+        scopeId: input.scopeId, args: input.details
+      })
+      return { id: entry.request.id }
     },
 
     async get(tenantId, id) {
-      const row = await repo.get(deps.projectId, tenantId, id)
-      return row ? entryOf(row) : null
+      const view = await find(tenantId, id)
+      return view ? entryOf(view) : null
     },
 
     async list(tenantId, scopeId) {
-      return (await repo.list(deps.projectId, tenantId, scopeId)).map(entryOf)
+      return (await service.forTenant(tenantId).list(scopeId)).map((view) => entryOf(view))
     },
 
     async decide(tenantId, id, input) {
-      const row = await repo.get(deps.projectId, tenantId, id)
-      if (!row) return { ok: false, reason: 'not-found' }
-      const before = entryOf(row)
-      if (before.category !== 'pending') {
-        // A retry of the same decision with the same key is answered as it was the first time.
-        const same = input.idempotencyKey !== undefined && row.idempotency_key === input.idempotencyKey && row.decision === input.decision
-        return same ? { ok: true, idempotent: true, entry: before } : { ok: false, reason: 'not-pending', category: before.category }
+      try {
+        const result = await service.forTenant(tenantId).decide({
+          id, decision: input.decision, reason: input.reason, decidedBy: input.decidedBy, channel: 'rpc', idempotencyKey: input.idempotencyKey ?? null
+        })
+        const view = await find(tenantId, id)
+        return { ok: true, idempotent: result.idempotent, entry: entryOf(view!) }
+      } catch (error) {
+        if (!isAppError(error)) throw error
+        if (NOT_FOUND.has(error.code)) return { ok: false, reason: 'not-found' }
+        if (!NOT_PENDING.has(error.code)) throw error
+        const view = await find(tenantId, id)
+        return view ? { ok: false, reason: 'not-pending', category: view.category } : { ok: false, reason: 'not-found' }
       }
-      const decided = await repo.decide(id, { decision: input.decision, decidedBy: input.decidedBy, reason: input.reason ?? '', idempotencyKey: input.idempotencyKey ?? null })
-      const after = entryOf((await repo.get(deps.projectId, tenantId, id))!)
-      if (!decided) return { ok: false, reason: 'not-pending', category: after.category }
-      return { ok: true, idempotent: false, entry: after }
     }
   }
 }

@@ -61,7 +61,7 @@ export async function executionView(deps: ViewDeps, row: ExecutionRow, approval:
   const noProgress = { done: 0, total: 0 }
   if (row.status === 'parked') {
     // A decision or an expiry that the row has not caught up with is shown as it is.
-    if (approval && (approval.category === 'denied' || approval.category === 'expired')) {
+    if (approval && (approval.category === 'denied' || (approval.category === 'expired' && approval.effect !== 'allow'))) {
       const reason = approval.category === 'expired' ? `approval request ${approval.id} expired undecided` : `approval request ${approval.id} was decided "${approval.decision?.decision}" by ${approval.decision?.decidedBy}`
       return { ...base, status: 'failed', reason, progress: noProgress, lastResult: { ok: false, reason, settleDetail: 'failed' } }
     }

@@ -118,16 +118,18 @@ export function createProcessService(deps: ProcessDeps) {
     },
 
     /**
-     * Moves a parked submission on once its approval is decided: allow starts it, any other
-     * decision (or expiry) fails it. Called by whoever records decisions (RPC approval.decide here;
-     * the approvals module's HTTP route must call it too).
+     * Moves a parked submission on once its approval is closed: an allow (or an expiry whose
+     * default action is allow) starts it, anything else fails it. The approvals service calls this
+     * for every request it closes, whichever channel decided; `settleParked` catches up with
+     * decisions taken in another process (the CLI).
      */
     async settleApproval(tenantId: string, approvalId: string): Promise<void> {
       const row = await repos.executions.byApproval(deps.projectId, approvalId)
       if (!row || row.status !== 'parked' || row.tenant_id !== tenantId) return
       const approval = await deps.approvals.get(tenantId, approvalId)
-      if (!approval || approval.category === 'pending') return
-      if (approval.category !== 'approved') {
+      // Only a recorded decision moves it: a due request is first closed by the sweep or a waiter, which calls here again.
+      if (!approval || approval.decision === null) return
+      if (approval.effect === 'deny') {
         const reason = approval.category === 'expired' ? `approval request ${approvalId} expired undecided` : `approval request ${approvalId} was decided "${approval.decision?.decision}" by ${approval.decision?.decidedBy}`
         await repos.executions.update(row.id, { status: 'failed', reason }, 'parked')
         return
@@ -152,6 +154,13 @@ export function createProcessService(deps: ProcessDeps) {
         return
       }
       await dispatch(row.id, sprintId, 'pending')
+    },
+
+    /** Settles every parked submission of the project whose request is already closed; answers how many were looked at. */
+    async settleParked(): Promise<number> {
+      const parked = await repos.executions.listParked(deps.projectId)
+      for (const row of parked) if (row.approval_id) await this.settleApproval(row.tenant_id, row.approval_id)
+      return parked.length
     }
   }
 

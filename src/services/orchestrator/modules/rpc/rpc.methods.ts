@@ -1,7 +1,8 @@
 /**
  * The RPC methods. Each validates its params strictly, authorises like its HTTP counterpart and
  * answers from the same services: run.start-detached is POST /api/start (control-gated),
- * approval.decide follows the approval decision route's gate, limits.get is GET /api/limits.
+ * approval.decide follows the approval decision route's gate and decides in the one approvals store
+ * (a parked submission moves on inside that decision), limits.get is GET /api/limits.
  */
 import path from 'node:path'
 import { isAppError } from '../../../../core/errors/app-error.js'
@@ -13,7 +14,6 @@ import { usageLimits } from '../insight/limits.service.js'
 import type { MissionsService } from '../missions/missions.service.js'
 import { APPROVAL_DECISIONS, type ApprovalDecision, type ApprovalRequests } from '../process/approvals-port.js'
 import type { Principal } from '../process/principal.js'
-import type { ProcessService } from '../process/process.service.js'
 import { checkParams, isString, oneOf, RpcFailure, stringRecord } from './rpc.envelope.js'
 
 export interface RpcDeps {
@@ -22,7 +22,6 @@ export interface RpcDeps {
   repositories: OrchestratorRepositories
   engine: EngineService
   approvals: ApprovalRequests
-  process: ProcessService
   missions: MissionsService
   controlMutations: () => boolean
   clock: () => Date
@@ -98,7 +97,6 @@ export function rpcMethods(deps: RpcDeps): { handlers: Record<string, Handler>; 
       })
       if (!outcome.ok && outcome.reason === 'not-found') throw new RpcFailure('NOT_FOUND', `approval request ${p.requestId} not found`, { requestId: p.requestId })
       if (!outcome.ok) throw new RpcFailure('CONFLICT', `approval request ${p.requestId} is not pending (${outcome.category})`, { requestId: p.requestId, category: outcome.category })
-      await deps.process.settleApproval(principal.tenantId, p.requestId)
       return { ok: true, decision: p.decision, idempotent: outcome.idempotent }
     },
 
