@@ -35,3 +35,11 @@ test('lines still in the buffer are written when the process exits', async () =>
   await new Promise((resolve) => child.on('exit', resolve))
   assert.deepEqual(lines(file).map((l) => l.msg), ['line 0', 'line 1', 'line 2', 'line 3', 'line 4'])
 })
+
+test('many lines with multi-byte text arrive whole and in order, none split or lost, past several buffer flushes', async () => {
+  const { file, child } = runLogging(`for (let i = 0; i < 3000; i++) log.info({ i, text: 'Zürich → 東京 ' + '✓'.repeat(i % 50) }, 'line ' + i); process.exit(0)`)
+  await new Promise((resolve) => child.on('exit', resolve))
+  const logged = lines(file) as unknown as Array<{ msg: string; i: number; text: string }>
+  assert.equal(logged.length, 3000)
+  logged.forEach((line, i) => assert.deepEqual([line.msg, line.i, line.text], [`line ${i}`, i, `Zürich → 東京 ${'✓'.repeat(i % 50)}`]))
+})
