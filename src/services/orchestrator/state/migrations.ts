@@ -3,6 +3,7 @@ import { addIdColumn } from '../../../core/db/schema-helpers.js'
 import type { MigrationSet } from '../../../core/db/migrations.js'
 import { memoryMigrations } from './memory.migration.js'
 import { processMissionsMigrations } from './migration-0006-process-missions.js'
+import { runMissionsMigrations } from './migration-0007-run-missions.js'
 import { approvalsMigration } from './migration-0004-approvals.js'
 
 /**
@@ -153,5 +154,6 @@ export const orchestratorMigrations: MigrationSet = {
   },
   ...memoryMigrations,
   ...processMissionsMigrations,
+  ...runMissionsMigrations,
   orchestrator_0004_approvals: approvalsMigration
 }
