@@ -4,6 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { after, test } from 'node:test'
 import { pidsOf } from '../../../../src/services/orchestrator/state/attempts.repository.js'
+import type { OrchestratorDb } from '../../../../src/services/orchestrator/state/db.js'
 import { runCli } from '../../../helpers/cli.js'
 import { eventually, startOrchestrator, type OrchestratorHarness } from '../../../helpers/orchestrator.js'
 
@@ -81,7 +82,7 @@ test('a job whose process died is failed, never active, from the next read on', 
   assert.equal(started.status, 202, started.body)
   const { job, agents } = await eventually(async () => {
     const row = await orch.repositories.jobs.get(started.json.jobId)
-    const attempts = await orch.database.db.selectFrom('orch_attempts').selectAll().execute()
+    const attempts = await (orch.database.db as OrchestratorDb).selectFrom('orch_attempts').selectAll().execute()
     const pids = attempts.flatMap((a) => pidsOf(a))
     return row?.status === 'running' && pids.length > 0 ? { job: row, agents: pids } : null
   }, 60_000, 'the job and its agent to run')
