@@ -121,15 +121,15 @@ export function createEngineService(deps: EngineServiceDeps) {
       await deps.runControl.reconcile(projectId)
       projectConfig()
       const tenantId = 'tenantId' in input.owner ? input.owner.tenantId : null
-      const missionId = tenantId === null ? null : deps.newId('mis')
+      const mission = tenantId === null ? undefined : { id: deps.newId('mis'), tenantId }
       const joined = async (job: JobRow): Promise<StartedRun> => {
-        const mission = tenantId === null ? undefined : await repos.missions.byJob(projectId, tenantId, job.id)
-        return { job, created: false, pid: job.pid, missionId: mission?.id ?? null }
+        const recorded = tenantId === null ? undefined : await repos.missions.byJob(projectId, tenantId, job.id)
+        return { job, created: false, pid: job.pid, missionId: recorded?.id ?? null }
       }
       let started: { job: JobRow; created: boolean }
       if (input.resume) {
         try {
-          started = await deps.runControl.resumeSprint(projectId, missionId === null ? undefined : { id: missionId, tenantId: tenantId! })
+          started = await deps.runControl.resumeSprint(projectId, mission)
         } catch (error) {
           if (error instanceof Error && error.message === 'nothing to resume') throw orchestratorError('ORCH_NOTHING_TO_RESUME')
           throw error
@@ -139,13 +139,13 @@ export function createEngineService(deps: EngineServiceDeps) {
         const active = await repos.jobs.active(projectId)
         if (active) return joined(active)
         if (!sprint || sprint.project_id !== projectId || sprint.status !== 'PLANNED') throw orchestratorError('ORCH_NOTHING_PLANNED')
-        started = await repos.jobs.startJob(projectId, sprint.id, { resume: false, ...(missionId === null ? {} : { mission: { id: missionId, tenantId: tenantId!, title: sprint.title } }) })
+        started = await repos.jobs.startJob(projectId, sprint.id, { resume: false, ...(mission ? { mission: { ...mission, title: sprint.title } } : {}) })
       }
       if (!started.created) return joined(started.job)
       const pid = launch(started.job)
       await repos.events.append(projectId, { type: 'job_started', sprintId: started.job.sprint_id, data: { jobId: started.job.id, pid, resume: input.resume === true } })
       deps.notify()
-      return { ...started, pid, missionId }
+      return { ...started, pid, missionId: mission?.id ?? null }
     },
 
     async killAll() {
