@@ -8,6 +8,7 @@ import { requestLog } from '../../core/http/plugins/request-log.js'
 import { securityHeaders } from '../../core/http/plugins/security-headers.js'
 import type { Platform } from '../../core/platform.js'
 import type { OrchestratorSettings } from './config.js'
+import { idMaker, randomBase36 } from './ids.js'
 import { createEngineService, type EngineService } from './engine/engine.service.js'
 import { createRunControl, type RunControl } from './engine/reconcile.js'
 import type { EnginePlatform } from './engine/types.js'
@@ -71,11 +72,6 @@ export interface OrchestratorApp {
 
 const TASK_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
 
-/** Six base36 characters from the platform's random source (execution, mission and approval ids). */
-function randomBase36(platform: Platform): string {
-  return BigInt(`0x${Buffer.from(platform.ids.token(8), 'base64url').toString('hex')}`).toString(36).slice(-6).padStart(6, '0')
-}
-
 /** The orchestrator as a Fastify app over one project (not listening). */
 export async function buildOrchestratorApp(deps: OrchestratorAppDeps): Promise<OrchestratorApp> {
   const { settings, platform } = deps
@@ -87,9 +83,10 @@ export async function buildOrchestratorApp(deps: OrchestratorAppDeps): Promise<O
   await runControl.reconcileAll()
   const hub = createEventHub({ events: repositories.events, onError: (error) => deps.logger.warn({ err: error }, 'orchestrator: event tailer failed') })
   const enginePlatform: EnginePlatform = { spawn: platform.spawn, fetch: platform.fetch, clock: platform.clock }
+  const newId = idMaker(platform)
   const engine = createEngineService({
     projectRoot, projectId, dataDir: deps.dataDir, databaseUrl: deps.databaseUrl, repositories, runControl, platform: enginePlatform,
-    notify: () => hub.notify(projectId)
+    notify: () => hub.notify(projectId), newId
   })
   const views = createRunViews({ projectId, repositories, runControl, clock: platform.clock })
   const state: OrchestratorState = { projectRoot, projectId, dataDir: deps.dataDir, repositories, runControl, engine, hub, views, platform: enginePlatform, clock: platform.clock }
@@ -146,7 +143,6 @@ export async function buildOrchestratorApp(deps: OrchestratorAppDeps): Promise<O
   await app.register(taskRoutes(state))
   await app.register(insightRoutes({ state, env: deps.env }))
   await app.register(gitRoutes(state))
-  const newId = (prefix: string) => `${prefix}-${platform.clock().getTime().toString(36)}-${randomBase36(platform)}`
   // One approval store for everything that parks: engine tasks, agents and process submissions.
   const parking = createParking({
     projectRoot, projectId, repositories, runControl, engine, dataDir: deps.dataDir, clock: platform.clock,
@@ -176,7 +172,7 @@ export async function buildOrchestratorApp(deps: OrchestratorAppDeps): Promise<O
   const missions = createMissionsService({ projectId, repositories, runControl, approvals: parking.port })
   await app.register(processRoutes({ process: processService }))
   await app.register(missionRoutes({ missions }))
-  await app.register(rpcRoutes({ projectRoot, projectId, repositories, engine, approvals: parking.port, missions, controlMutations, clock: platform.clock, newId }))
+  await app.register(rpcRoutes({ projectRoot, projectId, repositories, engine, approvals: parking.port, controlMutations, clock: platform.clock }))
   registerEventStream(app, { hub, projectId })
   registerWorkerLogStream(app, {
     resolveLogFile: async (taskId) => {

@@ -18,6 +18,7 @@ export const orchestratorErrors = {
   ORCH_MEMORY_UNAVAILABLE: { status: 503, message: 'QUERY_FAILED' },
   ORCH_EXECUTION_NOT_FOUND: { status: 404, message: 'execution not found' },
   ORCH_MISSION_NOT_FOUND: { status: 404, message: 'not found' },
+  ORCH_MISSION_CURSOR_INVALID: { status: 400, message: 'invalid cursor' },
   ORCH_RUN_ACTIVE: { status: 409, message: 'A run is active: one run per project at a time.' },
   ORCH_RPC_INVALID: { status: 400, message: 'Invalid RPC request.' },
   ORCH_APPROVAL_INVALID_ID: { status: 400, message: 'Invalid approval id' },

@@ -10,6 +10,7 @@ import { nodePlatform } from '../../../core/platform.js'
 import type { CliRuntime } from '../../../core/service.js'
 import type { ProjectOptions } from '../cli.js'
 import { orchestratorConfig, type OrchestratorSettings } from '../config.js'
+import { idMaker } from '../ids.js'
 import { createEngineService, type EngineService } from '../engine/engine.service.js'
 import { createRunControl, type RunControl } from '../engine/reconcile.js'
 import type { EnginePlatform } from '../engine/types.js'
@@ -55,7 +56,8 @@ export async function openProject(runtime: CliRuntime, options: ProjectOptions):
     const engine = createEngineService({
       projectRoot, projectId, dataDir: config!.dataDir, databaseUrl: config!.databaseUrl, repositories, runControl, platform: enginePlatform,
       // A server watching this project tails the event log itself; nothing to wake here.
-      notify: () => {}
+      notify: () => {},
+      newId: idMaker(platform)
     })
     return { config: config!, projectRoot, dataDir: config!.dataDir, projectId, database, repositories, runControl, engine, platform: enginePlatform, projectConfig }
   } catch (error) {

@@ -1,6 +1,7 @@
 import type { CliRuntime } from '../../../core/service.js'
 import type { ProjectOptions } from '../cli.js'
 import { RECOVERY_COMMAND } from '../engine/reconcile.js'
+import { LOCAL_PRINCIPAL } from '../modules/process/principal.js'
 import type { ProjectContext } from './context.js'
 import { requireValidConfig, withProject } from './context.js'
 import { followJob } from './follow.js'
@@ -15,7 +16,8 @@ export function runCommand(runtime: CliRuntime, options: ProjectOptions & { resu
     requireValidConfig(context)
     const { repositories: repos, projectId } = context
     const afterSeq = await repos.events.latestSeq(projectId)
-    const started = await context.engine.start({ resume: options.resume === true })
+    // The CLI acts as the local principal: its runs are missions of the local tenant.
+    const started = await context.engine.start({ owner: { tenantId: LOCAL_PRINCIPAL.tenantId }, resume: options.resume === true })
     const { job } = started
     const sprint = await repos.sprints.get(job.sprint_id)
     const tasks = await repos.tasks.listBySprint(job.sprint_id)

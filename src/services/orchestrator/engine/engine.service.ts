@@ -25,6 +25,22 @@ export interface EngineServiceDeps {
   platform: EnginePlatform
   /** Called after this process appended events, so streams deliver them at once. */
   notify(): void
+  /** `<prefix>-<base36 ms>-<6 random base36>` (mission ids). */
+  newId(prefix: string): string
+}
+
+/**
+ * Who a started run is recorded for: a tenant, whose new mission the run becomes, or a process
+ * submission, whose own mission already tracks the run (so it is not recorded twice).
+ */
+export type RunOwner = { tenantId: string } | { executionId: string }
+
+export interface StartedRun {
+  job: JobRow
+  created: boolean
+  pid: number | null
+  /** The run's mission in the owner's tenant (null for a submission's run, or when none is visible). */
+  missionId: string | null
 }
 
 export const DIRECTIVES_FILE = 'DIRECTIVES.md'
@@ -97,16 +113,23 @@ export function createEngineService(deps: EngineServiceDeps) {
 
     /**
      * Starts the newest planned sprint as a detached job (or resumes the orphaned/killed one).
-     * Concurrent starts share one job: the database admits one active job per project.
-     * `sprintId` names the planned sprint to start instead of the newest one (process submissions).
+     * Concurrent starts share one job: the database admits one active job per project. Every
+     * created job is recorded as one mission with it (see RunOwner). `sprintId` names the planned
+     * sprint to start instead of the newest one (process submissions).
      */
-    async start(input: { resume?: boolean; sprintId?: string } = {}): Promise<{ job: JobRow; created: boolean; pid: number | null }> {
+    async start(input: { owner: RunOwner; resume?: boolean; sprintId?: string }): Promise<StartedRun> {
       await deps.runControl.reconcile(projectId)
       projectConfig()
+      const tenantId = 'tenantId' in input.owner ? input.owner.tenantId : null
+      const mission = tenantId === null ? undefined : { id: deps.newId('mis'), tenantId }
+      const joined = async (job: JobRow): Promise<StartedRun> => {
+        const recorded = tenantId === null ? undefined : await repos.missions.byJob(projectId, tenantId, job.id)
+        return { job, created: false, pid: job.pid, missionId: recorded?.id ?? null }
+      }
       let started: { job: JobRow; created: boolean }
       if (input.resume) {
         try {
-          started = await deps.runControl.resumeSprint(projectId)
+          started = await deps.runControl.resumeSprint(projectId, mission)
         } catch (error) {
           if (error instanceof Error && error.message === 'nothing to resume') throw orchestratorError('ORCH_NOTHING_TO_RESUME')
           throw error
@@ -114,15 +137,15 @@ export function createEngineService(deps: EngineServiceDeps) {
       } else {
         const sprint = input.sprintId === undefined ? await repos.sprints.latest(projectId) : await repos.sprints.get(input.sprintId)
         const active = await repos.jobs.active(projectId)
-        if (active) return { job: active, created: false, pid: active.pid }
+        if (active) return joined(active)
         if (!sprint || sprint.project_id !== projectId || sprint.status !== 'PLANNED') throw orchestratorError('ORCH_NOTHING_PLANNED')
-        started = await repos.jobs.startJob(projectId, sprint.id, { resume: false })
+        started = await repos.jobs.startJob(projectId, sprint.id, { resume: false, ...(mission ? { mission: { ...mission, title: sprint.title } } : {}) })
       }
-      if (!started.created) return { ...started, pid: started.job.pid }
+      if (!started.created) return joined(started.job)
       const pid = launch(started.job)
       await repos.events.append(projectId, { type: 'job_started', sprintId: started.job.sprint_id, data: { jobId: started.job.id, pid, resume: input.resume === true } })
       deps.notify()
-      return { ...started, pid }
+      return { ...started, pid, missionId: mission?.id ?? null }
     },
 
     async killAll() {

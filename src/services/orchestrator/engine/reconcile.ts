@@ -2,6 +2,7 @@ import os from 'node:os'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { JobRow, SprintRow } from '../state/db.js'
 import { processesOf } from '../state/attempts.repository.js'
+import type { RunMission } from '../state/jobs.repository.js'
 import type { OrchestratorRepositories } from '../state/repositories.js'
 import { createJobLivenessProbe } from './liveness.js'
 import { isProcessAlive, isRecordedGroup, killProcessGroup, startedBy } from './process.js'
@@ -147,13 +148,13 @@ export function createRunControl(options: RunControlOptions) {
    * ORPHANED, tasks a kill CANCELLED, and tasks BLOCKED behind them go back to PENDING keeping
    * their branch and worktree (the executor continues in it); DONE tasks are untouched.
    */
-  async function resumeSprint(projectId: number): Promise<{ job: JobRow; created: boolean; tasks: string[] }> {
+  async function resumeSprint(projectId: number, mission?: Omit<RunMission, 'title'>): Promise<{ job: JobRow; created: boolean; tasks: string[] }> {
     await reconcile(projectId)
     const sprint = await repos.sprints.latest(projectId)
     const active = await repos.jobs.active(projectId)
     if (active) return { job: active, created: false, tasks: [] }
     if (!sprint || (await resumableTasks(sprint)).length === 0) throw new Error('nothing to resume')
-    const started = await repos.jobs.startJob(projectId, sprint.id, { resume: true })
+    const started = await repos.jobs.startJob(projectId, sprint.id, { resume: true, ...(mission ? { mission: { ...mission, title: sprint.title } } : {}) })
     if (!started.created) return { ...started, tasks: [] }
     const reset = { reason: null, finishedAt: null }
     const tasks = await repos.tasks.transitionAll(sprint.id, ['ORPHANED', 'BLOCKED'], 'PENDING', reset)

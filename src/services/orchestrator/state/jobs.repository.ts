@@ -3,6 +3,9 @@ import type { JobStatus } from '../engine/types.js'
 import type { JobRow, OrchestratorDb } from './db.js'
 
 export const ACTIVE_JOB_STATUSES: readonly JobStatus[] = ['queued', 'running']
+/** The mission a started run is recorded as (kind sprint, source run). */
+export interface RunMission { id: string; tenantId: string; title: string }
+
 export type FinishedJobStatus = 'completed' | 'failed' | 'killed' | 'orphaned'
 
 export function createJobsRepository(db: OrchestratorDb, clock: () => Date) {
@@ -12,16 +15,28 @@ export function createJobsRepository(db: OrchestratorDb, clock: () => Date) {
     /**
      * Queues a job for a sprint unless the project already has an active one. The partial
      * unique index orch_jobs_one_active decides between racing callers: exactly one insert
-     * succeeds, every other caller gets the winner back with created: false.
+     * succeeds, every other caller gets the winner back with created: false. The run's mission,
+     * when given, is inserted in the same transaction: a job never exists without it.
      */
-    async startJob(projectId: number, sprintId: string, options: { resume: boolean }): Promise<{ job: JobRow; created: boolean }> {
+    async startJob(projectId: number, sprintId: string, options: { resume: boolean; mission?: RunMission }): Promise<{ job: JobRow; created: boolean }> {
       for (let tries = 0; ; tries++) {
         try {
-          const job = await db.insertInto('orch_jobs').values({
-            project_id: projectId, sprint_id: sprintId, status: 'queued', active: 1, pid: null, hostname: null,
-            resume: options.resume ? 1 : 0, error: null, result: null, created_at: clock().toISOString(),
-            started_at: null, heartbeat_at: null, finished_at: null
-          }).returningAll().executeTakeFirstOrThrow()
+          const job = await db.transaction().execute(async (trx) => {
+            const now = clock().toISOString()
+            const inserted = await trx.insertInto('orch_jobs').values({
+              project_id: projectId, sprint_id: sprintId, status: 'queued', active: 1, pid: null, hostname: null,
+              resume: options.resume ? 1 : 0, error: null, result: null, created_at: now,
+              started_at: null, heartbeat_at: null, finished_at: null
+            }).returningAll().executeTakeFirstOrThrow()
+            if (options.mission) {
+              const m = options.mission
+              await trx.insertInto('orch_missions').values({
+                id: m.id, project_id: projectId, tenant_id: m.tenantId, title: m.title, source: 'run', kind: 'sprint',
+                execution_id: null, job_id: inserted.id, sprint_id: sprintId, created_at: now
+              }).execute()
+            }
+            return inserted
+          })
           return { job, created: true }
         } catch (error) {
           if (!isUniqueViolation(error)) throw error

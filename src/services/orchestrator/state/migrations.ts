@@ -5,6 +5,7 @@ import { memoryMigrations } from './memory.migration.js'
 import { processMissionsMigrations } from './migration-0006-process-missions.js'
 import { approvalsMigration } from './migration-0004-approvals.js'
 import { approvalTenantsMigration } from './migration-0007-approval-tenants.js'
+import { runMissionsMigrations } from './migration-0008-run-missions.js'
 
 /**
  * The orchestrator's state. One database may serve several projects (one row in orch_projects
@@ -155,5 +156,6 @@ export const orchestratorMigrations: MigrationSet = {
   ...memoryMigrations,
   ...processMissionsMigrations,
   orchestrator_0004_approvals: approvalsMigration,
-  orchestrator_0007_approval_tenants: approvalTenantsMigration
+  orchestrator_0007_approval_tenants: approvalTenantsMigration,
+  ...runMissionsMigrations
 }

@@ -12,6 +12,9 @@ export interface NewMission {
   sprintId?: string | null
 }
 
+/** Where a page of missions continues: the last row's sort key. */
+export interface MissionKey { createdAt: string; id: string }
+
 /** Missions: one per submission or started run, always read within one tenant. */
 export function createMissionsRepository(db: OrchestratorDb, clock: () => Date) {
   return {
@@ -22,9 +25,22 @@ export function createMissionsRepository(db: OrchestratorDb, clock: () => Date) 
       }).returningAll().executeTakeFirstOrThrow()
     },
 
-    list(projectId: number, tenantId: string, limit: number): Promise<MissionRow[]> {
-      return db.selectFrom('orch_missions').selectAll().where('project_id', '=', projectId).where('tenant_id', '=', tenantId)
-        .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()
+    /**
+     * One page, newest first, keyset on (created_at, id): rows inserted while a client pages are
+     * newer than its cursor, so they never shift, repeat or hide the rows after it.
+     */
+    list(projectId: number, tenantId: string, page: { limit: number; before?: MissionKey }): Promise<MissionRow[]> {
+      let query = db.selectFrom('orch_missions').selectAll().where('project_id', '=', projectId).where('tenant_id', '=', tenantId)
+      if (page.before) {
+        const { createdAt, id } = page.before
+        query = query.where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]))
+      }
+      return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).execute()
+    },
+
+    /** The run mission of a job, within one tenant. */
+    byJob(projectId: number, tenantId: string, jobId: number): Promise<MissionRow | undefined> {
+      return db.selectFrom('orch_missions').selectAll().where('job_id', '=', jobId).where('project_id', '=', projectId).where('tenant_id', '=', tenantId).executeTakeFirst()
     },
 
     get(projectId: number, tenantId: string, id: string): Promise<MissionRow | undefined> {

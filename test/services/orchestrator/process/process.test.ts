@@ -72,7 +72,8 @@ test('a run already active refuses a run-now submission with 409 and writes noth
   const failed = await finished(orch, first.json.executionId)
   assert.equal(failed.status, 'failed')
   assert.match(failed.lastResult.reason, /job killed/)
-  assert.equal((await orch.call('GET', `/api/missions/${first.json.missionId}`)).json.status, 'failed')
+  // The execution failed; its mission was stopped by a kill, so it is cancelled.
+  assert.equal((await orch.call('GET', `/api/missions/${first.json.missionId}`)).json.status, 'cancelled')
 })
 
 test('unbounded work parks behind a real approval request; allow starts it, deny fails it', async () => {
@@ -144,7 +145,7 @@ test('invalid submissions answer 400 and write nothing', async () => {
   assert.equal(await snapshotTables(orch.database, 'orch_'), before)
   assert.equal((await orch.call('GET', '/api/process/status/proc-nope-000000')).status, 404)
   assert.equal((await orch.call('GET', '/api/missions/nope')).json.error, 'not found')
-  assert.deepEqual((await orch.call('GET', '/api/missions')).json, { missions: [] })
+  assert.deepEqual((await orch.call('GET', '/api/missions')).json, { missions: [], nextCursor: null })
 })
 
 test('8 concurrent run-now submissions start exactly one job; the others are refused or fail with the reason', async () => {

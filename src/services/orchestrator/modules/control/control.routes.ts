@@ -4,6 +4,7 @@ import type { EngineService } from '../../engine/engine.service.js'
 import { orchestratorError } from '../../errors.js'
 import { DEFAULT_PROJECT_CONFIG } from '../../project/config-schema.js'
 import { loadProjectConfig, mergeProjectConfig } from '../../project/config.js'
+import { principalOf } from '../process/principal.js'
 
 export interface ControlDeps {
   engine: EngineService
@@ -54,8 +55,8 @@ export function controlRoutes(deps: ControlDeps) {
     app.post('/api/start', {
       schema: { tags: ['control'], summary: 'Start the planned sprint as a detached job (resume: continue an orphaned or killed one)', body: Type.Optional(Type.Object({ resume: Type.Optional(Type.Boolean()), autoApprove: Type.Optional(Type.Boolean()) })) }
     }, async (request, reply) => {
-      const started = await engine.start({ resume: request.body?.resume === true })
-      return reply.code(started.created ? 202 : 200).send({ jobId: started.job.id, sprintId: started.job.sprint_id, status: started.job.status, created: started.created, pid: started.pid })
+      const started = await engine.start({ owner: { tenantId: principalOf(request).tenantId }, resume: request.body?.resume === true })
+      return reply.code(started.created ? 202 : 200).send({ jobId: started.job.id, sprintId: started.job.sprint_id, status: started.job.status, created: started.created, pid: started.pid, missionId: started.missionId })
     })
 
     app.post('/api/kill/all', { schema: { tags: ['control'], summary: 'Stop the running job and every agent it started' } }, async () => {

@@ -23,6 +23,17 @@ export const MissionView = Type.Object({
   createdAt: Type.String()
 })
 
-export const MissionList = Type.Object({ missions: Type.Array(MissionView) })
+export const MISSION_PAGE = { defaultLimit: 50, maxLimit: 200 } as const
+
+export const MissionList = Type.Object({
+  missions: Type.Array(MissionView),
+  nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `cursor` for the next (older) page; null on the last page' })
+})
+
+// Unknown query parameters are dropped, never read: no parameter selects a tenant.
+export const ListQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MISSION_PAGE.maxLimit, description: `Missions per page (default ${MISSION_PAGE.defaultLimit}, at most ${MISSION_PAGE.maxLimit})` })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'The `nextCursor` of the previous page, unchanged' }))
+})
 export const ErrorBody = Type.Object({ error: Type.String() })
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9][A-Za-z0-9_-]*$' }) })

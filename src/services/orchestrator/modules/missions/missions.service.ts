@@ -1,7 +1,8 @@
 /**
  * Missions (seed §5.1): one per process submission or started run, shown as a MissionView with
  * its item's live status and progress read from the execution, job and sprint. Tenant-scoped:
- * another tenant's mission is "not found", never "forbidden".
+ * another tenant's mission is "not found", never "forbidden". Runs are recorded by the engine as
+ * it starts them (engine.service.ts), so no entry point records, or forgets, one.
  */
 import type { RunControl } from '../../engine/reconcile.js'
 import { orchestratorError } from '../../errors.js'
@@ -10,6 +11,8 @@ import type { OrchestratorRepositories } from '../../state/repositories.js'
 import type { ApprovalRequests } from '../process/approvals-port.js'
 import { executionView, sprintProgress, type ExecutionStatus, type LastResult } from '../process/execution-view.js'
 import type { Principal } from '../process/principal.js'
+import { decodeCursor, encodeCursor } from './missions.cursor.js'
+import { MISSION_PAGE } from './missions.schemas.js'
 
 export interface MissionsDeps {
   projectId: number
@@ -24,7 +27,6 @@ interface ItemState { status: ExecutionStatus; progress: { done: number; total: 
 
 const RENDER_ITEM = { task: 'task', sprint: 'sprint', process: 'workflow', capability: 'action' } as const
 const MISSION_STATUS: Record<ExecutionStatus, MissionStatus> = { pending: 'pending', parked: 'pending', running: 'active', done: 'completed', failed: 'failed' }
-const LIST_LIMIT = 200
 
 export function createMissionsService(deps: MissionsDeps) {
   const repos = deps.repositories
@@ -35,7 +37,8 @@ export function createMissionsService(deps: MissionsDeps) {
     const job = await repos.jobs.get(mission.job_id)
     const p = await sprintProgress(repos, mission.sprint_id)
     const progress = { done: p.done, total: p.total }
-    if (!job || job.status === 'queued' || job.status === 'running') return { status: 'running', progress, lastResult: null, cancelled: false }
+    if (!job) return { status: 'failed', progress, lastResult: { ok: false, reason: `its job ${mission.job_id} is missing`, settleDetail: 'failed' }, cancelled: false }
+    if (job.status === 'queued' || job.status === 'running') return { status: 'running', progress, lastResult: null, cancelled: false }
     if (job.status === 'completed' && p.total > 0 && p.done === p.total) return { status: 'done', progress, lastResult: { ok: true, settleDetail: 'done' }, cancelled: false }
     const reason = `${p.done} of ${p.total} tasks DONE, job ${job.status}${job.error ? `: ${job.error}` : ''}`
     return { status: 'failed', progress, lastResult: { ok: false, reason, settleDetail: p.done > 0 ? 'debt' : 'failed' }, cancelled: job.status === 'killed' }
@@ -47,7 +50,8 @@ export function createMissionsService(deps: MissionsDeps) {
     if (!row) return { status: 'failed', progress: { done: 0, total: 0 }, lastResult: { ok: false, reason: 'its execution record is missing' }, cancelled: false }
     const approval = row.approval_id ? await deps.approvals.get(row.tenant_id, row.approval_id) : null
     const view = await executionView(deps, row, approval, { reconciled: true })
-    return { status: view.status, progress: view.progress, lastResult: view.lastResult, cancelled: false }
+    const killed = view.status === 'failed' && view.jobId !== null && (await repos.jobs.get(view.jobId))?.status === 'killed'
+    return { status: view.status, progress: view.progress, lastResult: view.lastResult, cancelled: killed }
   }
 
   async function render(mission: MissionRow, principal: Principal) {
@@ -67,10 +71,19 @@ export function createMissionsService(deps: MissionsDeps) {
   }
 
   return {
-    async list(principal: Principal) {
-      const rows = await repos.missions.list(deps.projectId, principal.tenantId, LIST_LIMIT)
-      if (rows.length > 0) await deps.runControl.reconcile(deps.projectId)
-      return { missions: await Promise.all(rows.map((row) => render(row, principal))) }
+    /** One page, newest first; nextCursor continues after its last mission (null on the last page). */
+    async list(principal: Principal, query: { limit?: number; cursor?: string } = {}) {
+      const limit = query.limit ?? MISSION_PAGE.defaultLimit
+      const before = query.cursor === undefined ? undefined : decodeCursor(query.cursor)
+      // One row more than the page tells whether another page follows without a second query.
+      const rows = await repos.missions.list(deps.projectId, principal.tenantId, { limit: limit + 1, ...(before ? { before } : {}) })
+      const page = rows.slice(0, limit)
+      if (page.length > 0) await deps.runControl.reconcile(deps.projectId)
+      const last = page.at(-1)
+      return {
+        missions: await Promise.all(page.map((row) => render(row, principal))),
+        nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null
+      }
     },
 
     async get(principal: Principal, id: string) {
@@ -78,11 +91,6 @@ export function createMissionsService(deps: MissionsDeps) {
       if (!row) throw orchestratorError('ORCH_MISSION_NOT_FOUND')
       await deps.runControl.reconcile(deps.projectId)
       return render(row, principal)
-    },
-
-    /** Records a run started outside a submission (RPC run.start-detached) as a mission. */
-    async recordRun(principal: Principal, run: { id: string; jobId: number; sprintId: string; title: string }) {
-      await repos.missions.create({ id: run.id, projectId: deps.projectId, tenantId: principal.tenantId, title: run.title, source: 'run', kind: 'sprint', jobId: run.jobId, sprintId: run.sprintId })
     }
   }
 }

@@ -68,9 +68,9 @@ export function createExecutor(deps: ExecutorDeps) {
     },
 
     /** Starts the planned sprint as a detached job; a run that got there first is reported, never joined. */
-    async start(sprintId: string): Promise<Started> {
+    async start(executionId: string, sprintId: string): Promise<Started> {
       try {
-        const started = await deps.engine.start({ sprintId })
+        const started = await deps.engine.start({ owner: { executionId }, sprintId })
         if (!started.created || started.job.sprint_id !== sprintId) return { failed: `another run started first (job ${started.job.id}, sprint ${started.job.sprint_id}); sprint ${sprintId} stays planned` }
         return { sprintId, jobId: started.job.id }
       } catch (error) {
@@ -79,7 +79,7 @@ export function createExecutor(deps: ExecutorDeps) {
     },
 
     /** Plans and starts, reporting any failure as a reason (used after an approval allowed it). */
-    async planAndStart(request: StoredRequest): Promise<Started> {
+    async planAndStart(executionId: string, request: StoredRequest): Promise<Started> {
       const busy = await this.busy()
       if (busy) return { failed: busy }
       let planned
@@ -88,7 +88,7 @@ export function createExecutor(deps: ExecutorDeps) {
       } catch (error) {
         return { failed: `planning failed: ${error instanceof Error ? error.message : String(error)}` }
       }
-      return this.start(planned.sprintId)
+      return this.start(executionId, planned.sprintId)
     }
   }
 }

@@ -166,7 +166,7 @@ export function createProcessService(deps: ProcessDeps) {
 
   async function dispatch(executionId: string, sprintId: string, from: string) {
     await repos.executions.update(executionId, { sprintId }, from)
-    const started = await executor.start(sprintId)
+    const started = await executor.start(executionId, sprintId)
     if ('failed' in started) {
       await repos.executions.update(executionId, { status: 'failed', reason: started.failed })
       return { executionId, status: 'failed' as const, reason: started.failed }

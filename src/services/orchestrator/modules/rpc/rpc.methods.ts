@@ -11,7 +11,6 @@ import { CONTROL_MUTATION_REFUSAL } from '../../gates/control.js'
 import { loadProjectConfig } from '../../project/config.js'
 import type { OrchestratorRepositories } from '../../state/repositories.js'
 import { usageLimits } from '../insight/limits.service.js'
-import type { MissionsService } from '../missions/missions.service.js'
 import { APPROVAL_DECISIONS, type ApprovalDecision, type ApprovalRequests } from '../process/approvals-port.js'
 import type { Principal } from '../process/principal.js'
 import { checkParams, isString, oneOf, RpcFailure, stringRecord } from './rpc.envelope.js'
@@ -22,10 +21,8 @@ export interface RpcDeps {
   repositories: OrchestratorRepositories
   engine: EngineService
   approvals: ApprovalRequests
-  missions: MissionsService
   controlMutations: () => boolean
   clock: () => Date
-  newId: (prefix: string) => string
 }
 
 export const API_DECIDE_REFUSAL = 'Approval decisions over the API are disabled: set `approval.api_decide: true` in .quartet/config.json (or decide with the approvals CLI).'
@@ -66,13 +63,9 @@ export function rpcMethods(deps: RpcDeps): { handlers: Record<string, Handler>; 
       if (!deps.controlMutations()) throw new RpcFailure('FORBIDDEN', CONTROL_MUTATION_REFUSAL, { gate: 'api.control_mutations' })
       let started
       try {
-        started = await deps.engine.start({ resume: p.command === 'run --resume' })
+        started = await deps.engine.start({ owner: { tenantId: principal.tenantId }, resume: p.command === 'run --resume' })
       } catch (error) {
         translate(error)
-      }
-      if (started.created) {
-        const sprint = await deps.repositories.sprints.get(started.job.sprint_id)
-        await deps.missions.recordRun(principal, { id: deps.newId('mis'), jobId: started.job.id, sprintId: started.job.sprint_id, title: sprint?.title ?? started.job.sprint_id })
       }
       return { runId: String(started.job.id), created: started.created, sprintId: started.job.sprint_id, pid: started.pid }
     },
