@@ -48,6 +48,8 @@ export interface AssembledPage {
   deferred: MemoryDeferred[]
   /** How many hits the page used (as entries or deferred); the next page starts after them. */
   consumed: number
+  /** The page stopped at a limit; when false it used every hit it was given and more might have joined it. */
+  ended: boolean
 }
 
 /**
@@ -59,9 +61,12 @@ export interface AssembledPage {
 export function assemblePage(hits: readonly MemoryHit[], limits: MemoryReadLimits, reasons: EntryReason[], detailRefOf: (hit: MemoryHit) => string): AssembledPage {
   let bytesLeft = limits.maxBytes - BYTE_RESERVE
   let linesLeft = limits.maxLines - LINE_RESERVE
-  const page: AssembledPage = { candidates: [], entries: [], deferred: [], consumed: 0 }
+  const page: AssembledPage = { candidates: [], entries: [], deferred: [], consumed: 0, ended: false }
   for (const hit of hits.slice(0, limits.maxCandidates)) {
-    if (page.entries.length >= limits.maxEntries) break
+    if (page.entries.length >= limits.maxEntries) {
+      page.ended = true
+      break
+    }
     const entry = entryWire(hit)
     const recordBytes = Buffer.byteLength(canonicalJson(entry))
     const bytes = recordBytes + ENTRY_BYTE_OVERHEAD
@@ -75,7 +80,10 @@ export function assemblePage(hits: readonly MemoryHit[], limits: MemoryReadLimit
       const reasonCode = bytes > bytesLeft ? 'BYTE_LIMIT' : 'LINE_LIMIT'
       const detailRef = detailRefOf(hit)
       const deferredBytes = Buffer.byteLength(String(hit.id)) + Buffer.byteLength(detailRef) + DEFERRED_BYTE_OVERHEAD
-      if (deferredBytes > bytesLeft || linesLeft < 1) break
+      if (deferredBytes > bytesLeft || linesLeft < 1) {
+        page.ended = true
+        break
+      }
       bytesLeft -= deferredBytes
       linesLeft -= 1
       page.deferred.push({ candidate, reasons, reasonCode, detailRef })
@@ -83,5 +91,6 @@ export function assemblePage(hits: readonly MemoryHit[], limits: MemoryReadLimit
     page.candidates.push(candidate)
     page.consumed++
   }
+  if (page.consumed >= limits.maxCandidates) page.ended = true
   return page
 }
