@@ -1,7 +1,7 @@
 import { canonicalJson, digestOf, sha256Digest } from './canonical.js'
 import {
   BYTE_RESERVE, DEFERRED_BYTE_OVERHEAD, ENTRY_BYTE_OVERHEAD, ENTRY_LINE_OVERHEAD, LINE_RESERVE,
-  type EntryReason, type MemoryCandidate, type MemoryDeferred, type MemoryEntryWire, type MemoryReadEntry, type MemoryReadLimits
+  type DeferralReason, type EntryReason, type MemoryCandidate, type MemoryDeferred, type MemoryEntryWire, type MemoryReadEntry, type MemoryReadLimits
 } from './contract.js'
 import type { MemoryEntryRow } from '../../state/db.js'
 import type { MemoryHit } from '../../state/memory.repository.js'
@@ -53,31 +53,31 @@ export interface AssembledPage {
 }
 
 /**
- * Fills one page in rank order: a hit that fits the remaining byte and line budgets is an entry;
- * one that does not is deferred with a detail reference (never cut), and later, smaller hits may
- * still fit. The page ends at the entry limit, or when not even a deferral fits any more. Every
- * hit is thus on exactly one page, as an entry or as a deferral.
+ * Fills one page in rank order: a hit that fits the remaining byte and line budgets is an entry
+ * while the page has fewer than maxEntries; any other hit is deferred with a detail reference
+ * (never cut) and its reason (ENTRY_LIMIT once the entries are full, else BYTE_LIMIT or
+ * LINE_LIMIT), and later, smaller hits may still fit. The page ends after maxCandidates hits or
+ * when not even a deferral fits any more. Every hit is thus on exactly one page, as an entry or as
+ * a deferral.
  */
 export function assemblePage(hits: readonly MemoryHit[], limits: MemoryReadLimits, reasons: EntryReason[], detailRefOf: (hit: MemoryHit) => string): AssembledPage {
   let bytesLeft = limits.maxBytes - BYTE_RESERVE
   let linesLeft = limits.maxLines - LINE_RESERVE
   const page: AssembledPage = { candidates: [], entries: [], deferred: [], consumed: 0, ended: false }
   for (const hit of hits.slice(0, limits.maxCandidates)) {
-    if (page.entries.length >= limits.maxEntries) {
-      page.ended = true
-      break
-    }
     const entry = entryWire(hit)
     const recordBytes = Buffer.byteLength(canonicalJson(entry))
     const bytes = recordBytes + ENTRY_BYTE_OVERHEAD
     const lines = lineCount(hit.content) + ENTRY_LINE_OVERHEAD
     const candidate = candidateOf(hit, recordBytes)
-    if (bytes <= bytesLeft && lines <= linesLeft) {
+    const reasonCode: DeferralReason | null = page.entries.length >= limits.maxEntries ? 'ENTRY_LIMIT'
+      : bytes > bytesLeft ? 'BYTE_LIMIT'
+        : lines > linesLeft ? 'LINE_LIMIT' : null
+    if (reasonCode === null) {
       bytesLeft -= bytes
       linesLeft -= lines
       page.entries.push({ entry, relevance: hit.relevance, contentDigest: sha256Digest(hit.content), reasons })
     } else {
-      const reasonCode = bytes > bytesLeft ? 'BYTE_LIMIT' : 'LINE_LIMIT'
       const detailRef = detailRefOf(hit)
       const deferredBytes = Buffer.byteLength(String(hit.id)) + Buffer.byteLength(detailRef) + DEFERRED_BYTE_OVERHEAD
       if (deferredBytes > bytesLeft || linesLeft < 1) {
