@@ -68,8 +68,8 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
       }
       const selectionRevisionDigest = digestOf({ scopeDigest, snapshot: page.snapshot })
       if (expectedRevision !== null && expectedRevision !== selectionRevisionDigest) return hold('CURSOR_STALE', consumer, scope)
-      const assembled = assemblePage(page.hits, limits, reasons, (hit) => sealer.seal(DETAIL_PREFIX, {
-        schemaVersion: MEMORY_SCHEMA_VERSION, consumer, scopeDigest, queryDigest, selectionRevisionDigest, id: hit.id, candidateDigest: candidateDigestOf(hit)
+      const assembled = assemblePage(page.hits, limits, reasons, (hit, candidateDigest) => sealer.seal(DETAIL_PREFIX, {
+        schemaVersion: MEMORY_SCHEMA_VERSION, consumer, scopeDigest, queryDigest, selectionRevisionDigest, id: hit.id, candidateDigest
       }))
       read = { page, selectionRevisionDigest, assembled }
       if (assembled.ended || page.hits.length < size) break
