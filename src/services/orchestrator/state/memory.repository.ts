@@ -40,10 +40,15 @@ function columnsOf(alias: string): RawBuilder<unknown> {
   return sql.join(COLUMNS.map((c) => sql.ref(`${alias}.${c}`)))
 }
 
-function numeric(row: Record<string, unknown>): MemoryHit {
-  const hit = row as MemoryHit
-  // PostgreSQL answers REAL/float8 as numbers but sqlite may give integers for 0; keep one type.
-  return { ...hit, id: Number(hit.id), project_id: Number(hit.project_id), revision: Number(hit.revision), sprint_num: hit.sprint_num === null ? null : Number(hit.sprint_num), relevance: Number(hit.relevance ?? 0) }
+function hitOf(row: Record<string, unknown>): MemoryHit {
+  // PostgreSQL answers bigint as strings and sqlite may give integers for 0; keep one type. Built field by field: spreading rows was a measurable share of a search.
+  return {
+    id: Number(row.id), project_id: Number(row.project_id), tenant_id: row.tenant_id as string, type: row.type as string, source: row.source as string,
+    title: row.title as string, content: row.content as string, summary: row.summary as string | null, tags: row.tags as string, status: row.status as string,
+    priority: row.priority as string, sprint_id: row.sprint_id as string | null, sprint_num: row.sprint_num === null ? null : Number(row.sprint_num),
+    lang: row.lang as string, metadata: row.metadata as string, source_key: row.source_key as string | null, revision: Number(row.revision),
+    created_at: row.created_at as string, updated_at: row.updated_at as string, deleted_at: row.deleted_at as string | null, relevance: Number(row.relevance ?? 0)
+  }
 }
 
 /**
@@ -92,21 +97,28 @@ export function createMemoryRepository(db: OrchestratorDb, clock: () => Date) {
     return sql.join(parts, sql` and `)
   }
 
+  /**
+   * Ranking reads only ids and scores of every match; the full rows are joined for the page alone
+   * (joining them before the sort made each search carry every match's content through it).
+   */
   function hitsSql(scope: MemoryScopeKey, filter: MemorySearchFilter, offset: number, size: number): RawBuilder<unknown> {
     const where = filterSql(scope, filter)
     if (filter.terms.length === 0) {
       return sql`select ${columnsOf('e')}, 0.0 as relevance from orch_memory_entries e where ${where} order by e.id desc limit ${size} offset ${offset}`
     }
+    let ranked: RawBuilder<unknown>
     if (postgres) {
       const query = filter.terms.join(filter.mode === 'and' ? ' & ' : ' | ')
-      return sql`select ${columnsOf('e')}, ts_rank_cd(e.search, q.query, 32)::float8 as relevance
+      ranked = sql`select e.id as id, ts_rank_cd(e.search, q.query, 32)::float8 as relevance
         from orch_memory_entries e, to_tsquery('simple'::regconfig, ${query}) as q(query)
         where e.search @@ q.query and ${where} order by relevance desc, e.id desc limit ${size} offset ${offset}`
+    } else {
+      const match = filter.terms.map((t) => `"${t}"`).join(filter.mode === 'and' ? ' AND ' : ' OR ')
+      ranked = sql`select e.id as id, -bm25(orch_memory_fts, 8.0, 4.0, 1.0, 4.0) as relevance
+        from orch_memory_fts join orch_memory_entries e on e.id = orch_memory_fts.rowid
+        where orch_memory_fts match ${match} and ${where} order by relevance desc, e.id desc limit ${size} offset ${offset}`
     }
-    const match = filter.terms.map((t) => `"${t}"`).join(filter.mode === 'and' ? ' AND ' : ' OR ')
-    return sql`select ${columnsOf('e')}, -bm25(orch_memory_fts, 8.0, 4.0, 1.0, 4.0) as relevance
-      from orch_memory_fts join orch_memory_entries e on e.id = orch_memory_fts.rowid
-      where orch_memory_fts match ${match} and ${where} order by relevance desc, e.id desc limit ${size} offset ${offset}`
+    return sql`select ${columnsOf('m')}, r.relevance as relevance from (${ranked}) as r join orch_memory_entries m on m.id = r.id`
   }
 
   return {
@@ -145,10 +157,8 @@ export function createMemoryRepository(db: OrchestratorDb, clock: () => Date) {
         ), hits as (${hitsSql(scope, filter, offset, size)})
         select rev.snapshot as snapshot, hits.* from rev left join hits on 1 = 1 order by hits.relevance desc, hits.id desc`.execute(db)
       const snapshot = Number(rows.rows[0]?.snapshot ?? 0)
-      const hits = rows.rows.filter((row) => row.id !== null && row.id !== undefined).map((row) => {
-        const { snapshot: _snapshot, ...rest } = row
-        return numeric(rest)
-      })
+      const hits: MemoryHit[] = []
+      for (const row of rows.rows) if (row.id !== null && row.id !== undefined) hits.push(hitOf(row))
       return { snapshot, hits }
     },
 

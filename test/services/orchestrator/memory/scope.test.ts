@@ -31,7 +31,7 @@ async function secondServer(orch: Awaited<ReturnType<typeof startOrchestrator>>)
 test('two principals (two projects on one database) never see each other\'s entries, cursors or refs', async () => {
   const a = await startOrchestrator()
   const b = await secondServer(a)
-  const idsA = await seedEntries(a, Array.from({ length: 4 }, (_, i) => note(`shared secret ${i}`, 'alpha side '.repeat(3000 * (i === 0 ? 1 : 0) + 1))))
+  const idsA = await seedEntries(a, Array.from({ length: 60 }, (_, i) => note(`shared secret ${i}`, 'alpha side '.repeat(3000 * (i === 0 ? 1 : 0) + 1))))
   const projectB = await a.repositories.projects.ensure(b.project.root)
   const idsB: number[] = []
   for (let i = 0; i < 3; i++) idsB.push((await a.repositories.memory.record({ projectId: projectB, tenantId: 'local' }, note(`shared secret b${i}`, 'beta side'))).id)
@@ -53,6 +53,7 @@ test('two principals (two projects on one database) never see each other\'s entr
   assert.deepEqual([legacyB.status, legacyB.json], [200, []])
 
   // A's cursor and refs are foreign to B (another key, another scope), and the other way round.
+  assert.ok(viewA.nextCursor)
   const foreignCursor = (await b.call(`/api/memory/search?${q({ v: '1', q: 'shared secret', limit: '2', cursor: viewA.nextCursor })}`)).json.view
   assert.deepEqual([foreignCursor.state, foreignCursor.reasonCode], ['HOLD', 'CURSOR_INVALID'])
   const refA: string = viewA.deferred[0]?.detailRef ?? (await a.call('GET', `/api/memory/search?${q({ v: '1', q: 'alpha' })}`)).json.view.deferred[0].detailRef

@@ -1,11 +1,11 @@
-import type { MemoryRepository, MemoryScopeKey } from '../../state/memory.repository.js'
+import type { MemoryRepository, MemoryScopeKey, MemorySearchPage } from '../../state/memory.repository.js'
 import { digestOf, sha256Digest } from './canonical.js'
 import {
   DEFAULT_READ_LIMITS, hold, MEMORY_SCHEMA_VERSION,
   type AbsentView, type AvailableView, type MemoryConsumer, type MemoryDetailView, type MemoryReadEntry, type MemoryReadLimits, type MemoryReadView, type MemoryScope
 } from './contract.js'
 import { CURSOR_PREFIX, DETAIL_PREFIX, type TokenSealer } from './opaque-token.js'
-import { assemblePage, candidateDigestOf, entryWire } from './page.js'
+import { assemblePage, candidateDigestOf, entryWire, type AssembledPage } from './page.js'
 import { parseMemoryQuery, type MemoryQueryParams } from './query.js'
 
 export interface MemoryReadDeps {
@@ -52,25 +52,34 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
       expectedRevision = cursor.selectionRevisionDigest
     }
 
-    let page
-    try {
-      page = await repository.search(scopeKeyOf(scope), parsed.filter, offset, limits.maxCandidates + 1)
-    } catch (error) {
-      deps.onQueryFailed?.(error)
-      return hold('QUERY_FAILED', consumer, scope)
+    const reasons = parsed.filter.terms.length > 0 ? ['QUERY_MATCH' as const] : ['PREFERRED_LATEST' as const]
+    // Every hit read costs its whole row, and most pages end long before maxCandidates hits: read a
+    // first share, and the whole window (again in one statement) only when the page used all of it.
+    const window = limits.maxCandidates + 1
+    const firstShare = Math.min(window, 2 * limits.maxEntries + 1)
+    let read: { page: MemorySearchPage; selectionRevisionDigest: string; assembled: AssembledPage } | undefined
+    for (const size of firstShare < window ? [firstShare, window] : [window]) {
+      let page: MemorySearchPage
+      try {
+        page = await repository.search(scopeKeyOf(scope), parsed.filter, offset, size)
+      } catch (error) {
+        deps.onQueryFailed?.(error)
+        return hold('QUERY_FAILED', consumer, scope)
+      }
+      const selectionRevisionDigest = digestOf({ scopeDigest, snapshot: page.snapshot })
+      if (expectedRevision !== null && expectedRevision !== selectionRevisionDigest) return hold('CURSOR_STALE', consumer, scope)
+      const assembled = assemblePage(page.hits, limits, reasons, (hit, candidateDigest) => sealer.seal(DETAIL_PREFIX, {
+        schemaVersion: MEMORY_SCHEMA_VERSION, consumer, scopeDigest, queryDigest, selectionRevisionDigest, id: hit.id, candidateDigest
+      }))
+      read = { page, selectionRevisionDigest, assembled }
+      if (assembled.ended || page.hits.length < size) break
     }
-    const selectionRevisionDigest = digestOf({ scopeDigest, snapshot: page.snapshot })
-    if (expectedRevision !== null && expectedRevision !== selectionRevisionDigest) return hold('CURSOR_STALE', consumer, scope)
+    const { page, selectionRevisionDigest, assembled } = read!
     const base = { consumer, scope, limits, selectionRevisionDigest, queryDigest, scopeDigest, limitsDigest }
     if (page.hits.length === 0) {
       const absent: AbsentView = { state: 'ABSENT', ...base, candidates: [], entries: [], deferred: [], nextCursor: null }
       return absent
     }
-
-    const reasons = parsed.filter.terms.length > 0 ? ['QUERY_MATCH' as const] : ['PREFERRED_LATEST' as const]
-    const assembled = assemblePage(page.hits, limits, reasons, (hit) => sealer.seal(DETAIL_PREFIX, {
-      schemaVersion: MEMORY_SCHEMA_VERSION, consumer, scopeDigest, queryDigest, selectionRevisionDigest, id: hit.id, candidateDigest: candidateDigestOf(hit)
-    }))
     if (assembled.consumed === 0) return hold('RENDER_LIMIT_EXCEEDED', consumer, scope)
     const last = page.hits[assembled.consumed - 1]!
     const nextCursor = assembled.consumed < page.hits.length

@@ -21,10 +21,13 @@ export interface TokenSealer {
 }
 
 export function createTokenSealer(key: Buffer): TokenSealer {
-  const macOf = (prefix: string, payload: unknown) => createHmac('sha256', key).update(prefix).update(canonicalJson(payload)).digest()
+  const macOfText = (prefix: string, payloadJson: string) => createHmac('sha256', key).update(prefix).update(payloadJson).digest()
+  const macOf = (prefix: string, payload: unknown) => macOfText(prefix, canonicalJson(payload))
   return {
     seal(prefix, payload) {
-      const body = canonicalJson({ mac: `hmac-sha256:${macOf(prefix, payload).toString('hex')}`, payload })
+      const payloadJson = canonicalJson(payload)
+      // canonicalJson({mac, payload}), with the payload's canonical text made once ("mac" sorts before "payload").
+      const body = `{"mac":${JSON.stringify(`hmac-sha256:${macOfText(prefix, payloadJson).toString('hex')}`)},"payload":${payloadJson}}`
       return `${prefix}${Buffer.from(body).toString('base64url')}`
     },
     open(prefix, token) {

@@ -1,7 +1,7 @@
 import { canonicalJson, digestOf, sha256Digest } from './canonical.js'
 import {
   BYTE_RESERVE, DEFERRED_BYTE_OVERHEAD, ENTRY_BYTE_OVERHEAD, ENTRY_LINE_OVERHEAD, LINE_RESERVE,
-  type EntryReason, type MemoryCandidate, type MemoryDeferred, type MemoryEntryWire, type MemoryReadEntry, type MemoryReadLimits
+  type DeferralReason, type EntryReason, type MemoryCandidate, type MemoryDeferred, type MemoryEntryWire, type MemoryReadEntry, type MemoryReadLimits
 } from './contract.js'
 import type { MemoryEntryRow } from '../../state/db.js'
 import type { MemoryHit } from '../../state/memory.repository.js'
@@ -17,11 +17,12 @@ export function lineCount(text: string): number {
   return text === '' ? 0 : text.split('\n').length
 }
 
+/** Keys in sorted order and flat scalar values: `JSON.stringify` of it is its canonical JSON (sorting keys per hit was a share of each search). */
 export function entryWire(row: MemoryEntryRow): MemoryEntryWire {
   return {
-    id: row.id, type: row.type, source: row.source, title: row.title, content: row.content, summary: row.summary, tags: row.tags,
-    status: row.status, priority: row.priority, sprint_id: row.sprint_id, sprint_num: row.sprint_num, lang: row.lang,
-    metadata: row.metadata, tenant_id: row.tenant_id, created_at: row.created_at, updated_at: row.updated_at
+    content: row.content, created_at: row.created_at, id: row.id, lang: row.lang, metadata: row.metadata, priority: row.priority, source: row.source,
+    sprint_id: row.sprint_id, sprint_num: row.sprint_num, status: row.status, summary: row.summary, tags: row.tags, tenant_id: row.tenant_id,
+    title: row.title, type: row.type, updated_at: row.updated_at
   }
 }
 
@@ -30,13 +31,13 @@ export function candidateDigestOf(row: Pick<MemoryEntryRow, 'id' | 'revision' | 
   return digestOf({ id: row.id, revision: row.revision, updatedAt: row.updated_at })
 }
 
-export function candidateOf(hit: MemoryHit, recordBytes = Buffer.byteLength(canonicalJson(entryWire(hit)))): MemoryCandidate {
+export function candidateOf(hit: MemoryHit, recordBytes = Buffer.byteLength(canonicalJson(entryWire(hit))), contentLines = lineCount(hit.content)): MemoryCandidate {
   return {
     id: hit.id, type: hit.type, source: hit.source,
     titlePreview: preview(hit.title, TITLE_PREVIEW), summaryPreview: hit.summary === null ? null : preview(hit.summary, SUMMARY_PREVIEW),
     status: hit.status, priority: hit.priority, sprintId: hit.sprint_id, sprintOrdinal: hit.sprint_num, language: hit.lang, tenantId: hit.tenant_id,
     createdAt: hit.created_at, updatedAt: hit.updated_at,
-    contentByteLength: Buffer.byteLength(hit.content), contentLineCount: lineCount(hit.content),
+    contentByteLength: Buffer.byteLength(hit.content), contentLineCount: contentLines,
     recordByteLengthFloor: recordBytes,
     relevance: hit.relevance, candidateDigest: candidateDigestOf(hit)
   }
@@ -48,34 +49,43 @@ export interface AssembledPage {
   deferred: MemoryDeferred[]
   /** How many hits the page used (as entries or deferred); the next page starts after them. */
   consumed: number
+  /** The page stopped at a limit; when false it used every hit it was given and more might have joined it. */
+  ended: boolean
 }
 
 /**
- * Fills one page in rank order: a hit that fits the remaining byte and line budgets is an entry;
- * one that does not is deferred with a detail reference (never cut), and later, smaller hits may
- * still fit. The page ends at the entry limit, or when not even a deferral fits any more. Every
- * hit is thus on exactly one page, as an entry or as a deferral.
+ * Fills one page in rank order: a hit that fits the remaining byte and line budgets is an entry
+ * while the page has fewer than maxEntries; any other hit is deferred with a detail reference
+ * (never cut) and its reason (ENTRY_LIMIT once the entries are full, else BYTE_LIMIT or
+ * LINE_LIMIT), and later, smaller hits may still fit. The page ends after maxCandidates hits or
+ * when not even a deferral fits any more. Every hit is thus on exactly one page, as an entry or as
+ * a deferral.
  */
-export function assemblePage(hits: readonly MemoryHit[], limits: MemoryReadLimits, reasons: EntryReason[], detailRefOf: (hit: MemoryHit) => string): AssembledPage {
+export function assemblePage(hits: readonly MemoryHit[], limits: MemoryReadLimits, reasons: EntryReason[], detailRefOf: (hit: MemoryHit, candidateDigest: string) => string): AssembledPage {
   let bytesLeft = limits.maxBytes - BYTE_RESERVE
   let linesLeft = limits.maxLines - LINE_RESERVE
-  const page: AssembledPage = { candidates: [], entries: [], deferred: [], consumed: 0 }
+  const page: AssembledPage = { candidates: [], entries: [], deferred: [], consumed: 0, ended: false }
   for (const hit of hits.slice(0, limits.maxCandidates)) {
-    if (page.entries.length >= limits.maxEntries) break
     const entry = entryWire(hit)
-    const recordBytes = Buffer.byteLength(canonicalJson(entry))
+    const recordBytes = Buffer.byteLength(JSON.stringify(entry))
+    const contentLines = lineCount(hit.content)
     const bytes = recordBytes + ENTRY_BYTE_OVERHEAD
-    const lines = lineCount(hit.content) + ENTRY_LINE_OVERHEAD
-    const candidate = candidateOf(hit, recordBytes)
-    if (bytes <= bytesLeft && lines <= linesLeft) {
+    const lines = contentLines + ENTRY_LINE_OVERHEAD
+    const candidate = candidateOf(hit, recordBytes, contentLines)
+    const reasonCode: DeferralReason | null = page.entries.length >= limits.maxEntries ? 'ENTRY_LIMIT'
+      : bytes > bytesLeft ? 'BYTE_LIMIT'
+        : lines > linesLeft ? 'LINE_LIMIT' : null
+    if (reasonCode === null) {
       bytesLeft -= bytes
       linesLeft -= lines
       page.entries.push({ entry, relevance: hit.relevance, contentDigest: sha256Digest(hit.content), reasons })
     } else {
-      const reasonCode = bytes > bytesLeft ? 'BYTE_LIMIT' : 'LINE_LIMIT'
-      const detailRef = detailRefOf(hit)
+      const detailRef = detailRefOf(hit, candidate.candidateDigest)
       const deferredBytes = Buffer.byteLength(String(hit.id)) + Buffer.byteLength(detailRef) + DEFERRED_BYTE_OVERHEAD
-      if (deferredBytes > bytesLeft || linesLeft < 1) break
+      if (deferredBytes > bytesLeft || linesLeft < 1) {
+        page.ended = true
+        break
+      }
       bytesLeft -= deferredBytes
       linesLeft -= 1
       page.deferred.push({ candidate, reasons, reasonCode, detailRef })
@@ -83,5 +93,6 @@ export function assemblePage(hits: readonly MemoryHit[], limits: MemoryReadLimit
     page.candidates.push(candidate)
     page.consumed++
   }
+  if (page.consumed >= limits.maxCandidates) page.ended = true
   return page
 }
