@@ -2,8 +2,13 @@ import pino, { type Logger } from 'pino'
 
 export type { Logger }
 
-/** Bytes buffered before a write to stdout; a burst of request lines becomes one write. */
-const BUFFER_BYTES = 4096
+/**
+ * Bytes buffered before a write to stdout, so that about 80 request lines become one write: each
+ * write costs a thread-pool round trip and a file-system write, and at 4 KB that was about half of
+ * what a request line cost (docs/performance.md). The once-a-second flush bounds the delay.
+ */
+const BUFFER_BYTES = 16384
+const MAX_WRITE_BYTES = 65536
 
 export type LogFormat = 'json' | 'pretty'
 
@@ -33,7 +38,7 @@ export function createLogger(level: string, options: { format?: LogFormat } = {}
   }
   // Buffer mode: in string mode sonic-boom measures its whole pending string again on every write
   // (Buffer.byteLength), which made the write cost more than building the line (docs/performance.md).
-  const destination = pino.destination({ dest: 1, sync: false, minLength: BUFFER_BYTES, contentMode: 'buffer' })
+  const destination = pino.destination({ dest: 1, sync: false, minLength: BUFFER_BYTES, maxWrite: MAX_WRITE_BYTES, contentMode: 'buffer' })
   const flushSync = () => { try { destination.flushSync() } catch { /* stdout already closed */ } }
   setInterval(() => { try { destination.flush() } catch { /* stdout already closed */ } }, 1000).unref()
   process.once('exit', flushSync)
