@@ -11,6 +11,14 @@ export class MigrationError extends Error {
   }
 }
 
+const SETUP_RETRIES = 5
+
+function isSetupRace(result: MigrationResultSet): boolean {
+  const ranNothing = (result.results ?? []).length === 0
+  const code = (result.error as { code?: unknown } | undefined)?.code
+  return ranNothing && code === '42P01'
+}
+
 /** Applies every pending migration (forward-only) and returns the names applied now. */
 export async function migrateToLatest(db: Kysely<any>, sets: MigrationSet[]): Promise<string[]> {
   const all: MigrationSet = {}
@@ -34,7 +42,14 @@ export async function migrateToLatest(db: Kysely<any>, sets: MigrationSet[]): Pr
     // Services gain migrations independently, so a new one may sort before an applied one.
     allowUnorderedMigrations: true
   })
-  const result: MigrationResultSet = await migrator.migrateToLatest()
+  let result: MigrationResultSet = await migrator.migrateToLatest()
+  // Before it runs anything, Kysely's migrator looks for its tables by listing every table of the
+  // server; another schema dropped meanwhile makes that listing fail ("relation … does not
+  // exist"). Nothing has run then, so trying again is safe.
+  for (let attempt = 1; attempt <= SETUP_RETRIES && result.error && isSetupRace(result); attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 20 * attempt))
+    result = await migrator.migrateToLatest()
+  }
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown'
     throw new MigrationError(`migration ${failed} failed: ${String(result.error)}`, { cause: result.error })
