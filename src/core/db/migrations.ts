@@ -1,4 +1,4 @@
-import { Migrator, sql, type Kysely, type Migration, type MigrationResultSet } from 'kysely'
+import { Migrator, sql, type DatabaseIntrospector, type Kysely, type Migration, type MigrationResultSet } from 'kysely'
 import { dialectOf } from './database.js'
 
 /** Each service names its migrations "<service>_<NNNN>_<what>" so they never collide. */
@@ -11,12 +11,30 @@ export class MigrationError extends Error {
   }
 }
 
-const SETUP_RETRIES = 5
-
-function isSetupRace(result: MigrationResultSet): boolean {
-  const ranNothing = (result.results ?? []).length === 0
-  const code = (result.error as { code?: unknown } | undefined)?.code
-  return ranNothing && code === '42P01'
+/**
+ * The database as the migrator sees it, on PostgreSQL: its check for its own tables lists only the
+ * current schema's tables. Kysely's introspector lists every table of the server with their
+ * columns, and fails ("relation … does not exist") when anyone drops a table at that moment.
+ */
+function withSchemaIntrospection(db: Kysely<any>, schema: string): Kysely<any> {
+  const introspection: DatabaseIntrospector = {
+    getSchemas: () => db.introspection.getSchemas(),
+    async getTables() {
+      const rows = await sql<{ name: string; type: string }>`select table_name as name, table_type as type from information_schema.tables where table_schema = ${schema}`.execute(db)
+      return rows.rows.map((row) => ({ name: row.name, schema, isView: row.type === 'VIEW', columns: [] }))
+    },
+    async getMetadata() {
+      return { tables: await this.getTables() }
+    }
+  }
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === 'introspection') return introspection
+      const value: unknown = Reflect.get(target, property)
+      // Kysely's own methods use private fields, which a proxy as `this` would not have.
+      return typeof value === 'function' ? value.bind(target) : value
+    }
+  })
 }
 
 /** Applies every pending migration (forward-only) and returns the names applied now. */
@@ -34,7 +52,7 @@ export async function migrateToLatest(db: Kysely<any>, sets: MigrationSet[]): Pr
     ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
     : undefined
   const migrator = new Migrator({
-    db,
+    db: schema ? withSchemaIntrospection(db, schema) : db,
     ...(schema ? { migrationTableSchema: schema } : {}),
     provider: { getMigrations: () => Promise.resolve(all) },
     migrationTableName: 'quartet_migrations',
@@ -42,14 +60,7 @@ export async function migrateToLatest(db: Kysely<any>, sets: MigrationSet[]): Pr
     // Services gain migrations independently, so a new one may sort before an applied one.
     allowUnorderedMigrations: true
   })
-  let result: MigrationResultSet = await migrator.migrateToLatest()
-  // Before it runs anything, Kysely's migrator looks for its tables by listing every table of the
-  // server; another schema dropped meanwhile makes that listing fail ("relation … does not
-  // exist"). Nothing has run then, so trying again is safe.
-  for (let attempt = 1; attempt <= SETUP_RETRIES && result.error && isSetupRace(result); attempt++) {
-    await new Promise((resolve) => setTimeout(resolve, 20 * attempt))
-    result = await migrator.migrateToLatest()
-  }
+  const result: MigrationResultSet = await migrator.migrateToLatest()
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown'
     throw new MigrationError(`migration ${failed} failed: ${String(result.error)}`, { cause: result.error })
