@@ -172,16 +172,7 @@ export function createWorktrees(platform: Pick<EnginePlatform, 'spawn'>) {
     const add = () => branchCreated ? ['worktree', 'add', wanted, branch] : ['worktree', 'add', '-b', branch, wanted, start]
     const branchExists = async () => (await run(root, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).code === 0
     try {
-      const added = await shared(root, async () => {
-        for (let attempt = 0; attempt < RACED_ADD_RETRIES; attempt++) {
-          const result = await run(root, add())
-          if (result.code === 0) return true
-          if (!branchCreated) branchCreated = await branchExists()
-          if (!RACED_ADD.test(result.stderr)) return false
-          await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20))
-        }
-        return false
-      })
+      const added = await addSharing(root, add, async () => { if (!branchCreated) branchCreated = await branchExists() })
       if (!added) {
         await serialized(root, async () => {
           await run(root, ['worktree', 'prune'])
@@ -195,6 +186,24 @@ export function createWorktrees(platform: Pick<EnginePlatform, 'spawn'>) {
   }
 
   /**
+   * `git worktree add` under the shared hold of the repository, tried again after a short pause
+   * while it fails only on another add's half-written admin directory; `afterFailure` runs after
+   * every failed try (to notice a branch the failed add made). False when it did not succeed.
+   */
+  function addSharing(root: string, args: () => string[], afterFailure: () => Promise<void>): Promise<boolean> {
+    return shared(root, async () => {
+      for (let attempt = 0; attempt < RACED_ADD_RETRIES; attempt++) {
+        const result = await run(root, args())
+        if (result.code === 0) return true
+        await afterFailure()
+        if (!RACED_ADD.test(result.stderr)) return false
+        await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20))
+      }
+      return false
+    })
+  }
+
+  /**
    * The usual case, a task without dependencies on its first attempt, in one git process: `worktree
    * add -b` from HEAD, which git refuses atomically when the branch exists already (a resumed task).
    * Null when it cannot be done that way (branch or directory exists, no commit yet, or any other
@@ -203,20 +212,11 @@ export function createWorktrees(platform: Pick<EnginePlatform, 'spawn'>) {
   async function addFreshFromHead(root: string, commonDir: string, branch: string, wanted: string): Promise<PreparedWorktree | null> {
     if (fs.existsSync(wanted)) return null
     fs.mkdirSync(path.dirname(wanted), { recursive: true })
-    const added = await shared(root, async () => {
-      for (let attempt = 0; attempt < RACED_ADD_RETRIES; attempt++) {
-        const result = await run(root, ['worktree', 'add', '-b', branch, wanted, 'HEAD'])
-        if (result.code === 0) return true
-        if (!RACED_ADD.test(result.stderr)) return false
-        // `-b` may have made the branch before the add failed: then only the careful path may go on.
-        if ((await run(root, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).code === 0) {
-          const retried = await run(root, ['worktree', 'add', wanted, branch])
-          if (retried.code === 0) return true
-          if (!RACED_ADD.test(retried.stderr)) return false
-        }
-        await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20))
-      }
-      return false
+    let branchCreated = false
+    // After a raced add that made the branch, the retry checks that branch out instead.
+    const add = () => branchCreated ? ['worktree', 'add', wanted, branch] : ['worktree', 'add', '-b', branch, wanted, 'HEAD']
+    const added = await addSharing(root, add, async () => {
+      branchCreated ||= (await run(root, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).code === 0
     })
     if (!added) return null
     return { path: wanted, branch, baseSha: await branchSha(root, commonDir, branch), baseBranches: [], reused: false }
