@@ -6,189 +6,16 @@
  * figure also as a ratio of the baseline. Each service runs as the real built CLI
  * (`node dist/cli/main.js serve <service>`) on a fresh SQLite data dir.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import autocannon from 'autocannon'
-import type { BenchContext, CustomResult, HttpScenario, ServiceBench } from './types.js'
-
-const root = path.resolve(import.meta.dirname, '..')
-const DURATION = Number(process.env.BENCH_DURATION ?? 8)
-const CONNECTIONS = 50
-const ROUNDS = 3
-const ROUND_SECONDS = Math.max(2, Math.round(DURATION / 2))
-const CLI = path.join(root, 'dist', 'cli', 'main.js')
-// The server runs with the V8 flags its shebang and `npm start` give it (docs/decisions.md).
-const SERVER_NODE_FLAGS = ['--max-semi-space-size=8']
-
-interface HttpRow { service: string; name: string; rps: number; baselineRps: number; ratio: number; p50: number; p99: number; non2xx: number; errors: number; target?: HttpScenario['target']; met?: boolean }
-interface CustomRow { service: string; name: string; result: CustomResult }
-interface MemoryRow { service: string; idleMb: number; peakMb: number }
-
-function rssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
-    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)
-    return match ? Number(match[1]) / 1024 : NaN
-  } catch {
-    return NaN
-  }
-}
-
-async function load(url: string, scenario: Pick<HttpScenario, 'method' | 'headers' | 'body' | 'connections'>, duration = DURATION) {
-  const result = await autocannon({
-    url,
-    method: scenario.method,
-    headers: scenario.headers ?? {},
-    ...(scenario.body !== undefined ? { body: scenario.body } : {}),
-    connections: scenario.connections ?? CONNECTIONS,
-    duration
-  })
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts }
-}
-
-function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let out = ''
-    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}:\n${out}`)), timeoutMs)
-    const onData = (d: Buffer) => {
-      out += d.toString()
-      if (pattern.test(out)) {
-        clearTimeout(timer)
-        resolve(out)
-      }
-    }
-    child.stdout?.on('data', onData)
-    child.stderr?.on('data', onData)
-    child.on('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`process exited (${code}) before ${pattern}:\n${out}`))
-    })
-  })
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return
-  const exited = new Promise((r) => child.once('exit', r))
-  child.kill('SIGTERM')
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
-  await exited
-  clearTimeout(timer)
-}
-
-interface Baseline {
-  url: string
-  pid: number
-  child: ChildProcess
-  idleMb: number
-}
-
-/**
- * Starts a raw node:http server in its own process that answers every request with `body` — the
- * JSON hello-world baseline, or a service's response replayed (the ceiling of the load generator
- * for responses of that size).
- */
-async function startFixedBodyServer(body: Buffer): Promise<Baseline> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-bench-body-'))
-  const file = path.join(dir, 'body')
-  fs.writeFileSync(file, body)
-  const code = `
-    const http = require('node:http')
-    const body = require('node:fs').readFileSync(process.argv[1])
-    http.createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }); res.end(body) })
-      .listen(0, '127.0.0.1', function () { console.log('listening ' + this.address().port) })`
-  const child = spawn(process.execPath, ['-e', code, file], { stdio: ['ignore', 'pipe', 'pipe'] })
-  // The server has read the file once it listens.
-  const out = await waitForLine(child, /listening \d+/).finally(() => fs.rmSync(dir, { recursive: true, force: true }))
-  const port = /listening (\d+)/.exec(out)?.[1]
-  const url = `http://127.0.0.1:${port}/`
-  const idleMb = rssMb(child.pid as number)
-  await load(url, { method: 'GET' }, 2) // warm-up
-  return { url, pid: child.pid as number, child, idleMb }
-}
-
-/** Starts the raw node:http JSON hello-world the service rows are compared with. */
-function startBaseline(): Promise<Baseline> {
-  return startFixedBodyServer(Buffer.from(JSON.stringify({ hello: 'world' })))
-}
-
-/** One baseline round, taken right before the scenario round it is compared with. */
-async function measureBaseline(base: Baseline) {
-  return load(base.url, { method: 'GET' }, ROUND_SECONDS)
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN
-}
-
-interface RunningServer { urls: Record<string, string>; pid: number; child: ChildProcess; logFile: string; dataDir: string }
-
-/** The URL of each service in the `ready` record, once the log holds it (stderr lines in the same file are not JSON and are skipped). */
-function readyUrls(log: string): Record<string, string> | undefined {
-  for (const line of log.split('\n')) {
-    if (!line.startsWith('{')) continue
-    let record: { msg?: unknown; services?: Record<string, { url: string }> }
-    try {
-      record = JSON.parse(line) as typeof record
-    } catch {
-      continue // the line being written
-    }
-    if (record.msg === 'ready') return Object.fromEntries(Object.entries(record.services ?? {}).map(([name, where]) => [name, where.url]))
-  }
-  return undefined
-}
-
-/**
- * Starts the built CLI (`quartet serve <services…>`) with its output going to a file — as a log
- * collector would take it: JSON lines — and resolves each service's URL from its `ready` record.
- */
-async function startServer(services: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<RunningServer> {
-  const logFile = path.join(env.QUARTET_DATA_DIR as string, 'server.log')
-  fs.mkdirSync(path.dirname(logFile), { recursive: true })
-  const out = fs.openSync(logFile, 'a')
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, CLI, 'serve', ...services], { env, stdio: ['ignore', out, out] })
-  fs.closeSync(out)
-  const deadline = Date.now() + timeoutMs
-  let text = ''
-  let urls = readyUrls(text)
-  while (!urls) {
-    if (child.exitCode !== null) throw new Error(`quartet serve ${services.join(' ')} exited (${child.exitCode}):\n${text}`)
-    if (Date.now() > deadline) throw new Error(`quartet serve ${services.join(' ')} not ready:\n${text}`)
-    await new Promise((r) => setTimeout(r, 100))
-    text = fs.readFileSync(logFile, 'utf8')
-    urls = readyUrls(text)
-  }
-  return { urls, pid: child.pid as number, child, logFile, dataDir: env.QUARTET_DATA_DIR as string }
-}
-
-function serverEnv(extra: Record<string, string>, dataDir: string): Record<string, string> {
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), QUARTET_DATA_DIR: dataDir, FEED_CLIENT_PORT: '0', ...extra }
-  delete env.DATABASE_URL
-  delete env.REDIS_URL
-  // Output to a file is JSON lines by default; startServer reads them.
-  delete env.QUARTET_LOG_FORMAT
-  return env
-}
-
-function contextFor(baseUrl: string, env: Record<string, string>, pid: number, referenceServers: Baseline[]): BenchContext {
-  return {
-    baseUrl,
-    env,
-    serverRssMb: () => rssMb(pid),
-    async replayServer(body) {
-      const server = await startFixedBodyServer(body)
-      referenceServers.push(server)
-      return server.url
-    },
-    cli: (args) => new Promise((resolve, reject) => {
-      const run = spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8' })
-      if (run.status === 0) resolve(run.stdout)
-      else reject(new Error(`quartet ${args.join(' ')} failed (${run.status}): ${run.stderr}`))
-    })
-  }
-}
+import {
+  CONNECTIONS, DURATION, ROUND_SECONDS, ROUNDS, contextFor, fmt, load, measureBaseline, median, root, rssMb, serverEnv, startBaseline, startServer, stop,
+  type Baseline, type CustomRow, type HttpRow, type MemoryRow
+} from './harness.js'
+import type { CustomResult, HttpScenario, ServiceBench } from './types.js'
+import { USERS_RUN, benchUsersRun, usersRunSection, type KeptRow } from './users-run.js'
 
 /** Interleaved baseline/scenario rounds (this shared VM drifts by tens of percent within seconds); medians. */
 async function measureHttp(label: string, scenario: HttpScenario, url: string, base: Baseline, baselines: number[]): Promise<HttpRow> {
@@ -241,65 +68,6 @@ async function benchService(bench: ServiceBench, base: Baseline, baselines: numb
   }
 }
 
-export const USERS_RUN = 'npm start'
-
-/**
- * The configuration users run: every service in one process (`quartet serve`), default log
- * level (one JSON line per request to a file), measured on each service's targeted rows.
- */
-async function benchUsersRun(benches: ServiceBench[], base: Baseline, baselines: number[], http: HttpRow[], memory: MemoryRow[]) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-bench-all-'))
-  const extra: Record<string, string> = { LOG_LEVEL: 'info' }
-  for (const bench of benches) Object.assign(extra, bench.env ?? {}, { [`${bench.service.toUpperCase()}_PORT`]: '0' })
-  const env = serverEnv(extra, dataDir)
-  const server = await startServer([], env)
-  await new Promise((r) => setTimeout(r, 500))
-  const idleMb = rssMb(server.pid)
-  const referenceServers: Baseline[] = []
-  try {
-    for (const bench of benches) {
-      const baseUrl = server.urls[bench.service]
-      if (!baseUrl) continue
-      const scenarios = await bench.setup(contextFor(baseUrl, env, server.pid, referenceServers))
-      for (const scenario of scenarios) {
-        if (scenario.kind !== 'http' || !scenario.target || scenario.url) continue
-        http.push(await measureHttp(`${bench.service} (${USERS_RUN})`, scenario, `${baseUrl}${scenario.path}`, base, baselines))
-      }
-    }
-  } finally {
-    memory.push({ service: `(all services, ${USERS_RUN})`, idleMb, peakMb: rssMb(server.pid, 'VmHWM') })
-    await stop(server.child)
-    for (const reference of referenceServers) await stop(reference.child)
-    fs.rmSync(dataDir, { recursive: true, force: true })
-  }
-}
-
-/** Each targeted row as users run it, against the same row of the service alone with logging off. */
-function usersRunSection(http: HttpRow[]): string[] {
-  const pairs = http.filter((r) => r.service.endsWith(`(${USERS_RUN})`)).flatMap((run) => {
-    const alone = http.find((r) => r.name === run.name && r.service === run.service.replace(` (${USERS_RUN})`, ''))
-    return alone ? [{ run, alone }] : []
-  })
-  if (pairs.length === 0) return []
-  return [
-    `## The configuration users run (\`${USERS_RUN}\`: every service in one process, LOG_LEVEL=info)`,
-    '',
-    'Ratios are each against their own adjacent baseline rounds; "kept" is the users-run ratio as a share of the service-alone ratio (logging off). Target: ≥ 85 %.',
-    '',
-    '| Service | Scenario | Alone, LOG_LEVEL=warn | npm start, LOG_LEVEL=info | Kept | Met |',
-    '|---|---|---:|---:|---:|---|',
-    ...pairs.map(({ run, alone }) => {
-      const kept = run.ratio / alone.ratio
-      return `| ${alone.service} | ${run.name} | ${fmt(alone.ratio * 100, 1)} % | ${fmt(run.ratio * 100, 1)} % | ${fmt(kept * 100, 0)} % | ${kept >= 0.85 ? 'yes' : '**no**'} |`
-    }),
-    ''
-  ]
-}
-
-function fmt(n: number, digits = 0): string {
-  return Number.isFinite(n) ? n.toFixed(digits) : 'n/a'
-}
-
 function targetText(target: HttpScenario['target']): string {
   if (!target) return '—'
   const parts: string[] = []
@@ -332,12 +100,13 @@ async function main() {
   const http: HttpRow[] = []
   const custom: CustomRow[] = []
   const memory: MemoryRow[] = []
+  const kept: KeptRow[] = []
   const baselinePeak = { mb: NaN }
   try {
     for (const bench of benches) await benchService(bench, baseServer, baselines, http, custom, memory)
     if (process.env.BENCH_USERS_RUN !== '0') {
       console.log(`${USERS_RUN}: all services in one process, LOG_LEVEL=info …`)
-      await benchUsersRun(benches, baseServer, baselines, http, memory)
+      await benchUsersRun(benches, baseServer, baselines, http, kept, memory)
     }
   } finally {
     baselinePeak.mb = rssMb(baseServer.pid, 'VmHWM')
@@ -365,7 +134,7 @@ async function main() {
     `| baseline | raw node:http JSON hello-world (first run) | ${fmt(base.rps)} | ${fmt(base.rps)} | 100 % | ${base.p50} | ${base.p99} | 0 | — | — |`,
     ...http.map((r) => `| ${r.service} | ${r.name} | ${fmt(r.rps)} | ${fmt(r.baselineRps)} | ${fmt(r.ratio * 100, 1)} % | ${r.p50} | ${r.p99} | ${r.non2xx + r.errors} | ${targetText(r.target)} | ${r.met === undefined ? '—' : r.met ? 'yes' : '**no**'} |`),
     '',
-    ...usersRunSection(http),
+    ...usersRunSection(kept),
     '## Memory (server process RSS)',
     '',
     '| Process | Idle MB | Peak MB (whole run) |',

@@ -1,11 +1,15 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { Writable } from 'node:stream'
 import pino from 'pino'
 import { SignJWT } from 'jose'
 import { randomToken } from '../../src/core/auth/crypto.js'
 import { createServer } from '../../src/core/http/server.js'
-import { requestLog } from '../../src/core/http/plugins/request-log.js'
+import { REQUEST_LOG_BATCH, REQUEST_LOG_DELAY_MS, requestLog } from '../../src/core/http/plugins/request-log.js'
 import { redactUrl } from '../../src/core/http/redact-url.js'
 
 test('request log: credentials in the query string never reach the log', async () => {
@@ -18,7 +22,7 @@ test('request log: credentials in the query string never reach the log', async (
   const response = await app.inject({ method: 'GET', url: '/items?page=2&apikey=mk_SuperSecret123&ApiKey=ck_Other456&token=eyJhbGciOi.x.y' })
   assert.equal(response.statusCode, 200)
   await app.close()
-  const requestLine = lines.map((line) => JSON.parse(line) as { msg: string; url?: string }).find((entry) => entry.msg === 'request')
+  const requestLine = lines.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { msg: string; url?: string }).find((entry) => entry.msg === 'request')
   assert.equal(requestLine?.url, '/items?page=2&apikey=[redacted]&ApiKey=[redacted]&token=[redacted]')
   assert.doesNotMatch(lines.join(''), /SuperSecret123|Other456|eyJhbGciOi/)
 })
@@ -67,7 +71,7 @@ test('request log: credentials never reach the log, however the parameter is spe
   await app.ready()
   for (const [, url] of spellings) await app.inject({ method: 'GET', url })
   await app.close()
-  const logged = lines.map((line) => JSON.parse(line) as { msg: string; url?: string }).filter((entry) => entry.msg === 'request').map((entry) => entry.url)
+  const logged = lines.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { msg: string; url?: string }).filter((entry) => entry.msg === 'request').map((entry) => entry.url)
   assert.equal(logged.length, spellings.length)
   spellings.forEach(([name, , expected], i) => assert.equal(logged[i], expected, name))
   const all = lines.join('')
@@ -88,4 +92,74 @@ test('redactUrl: URLs without credentials come out unchanged', () => {
     '/x?q=%E2%82%AC%20caf%C3%A9&keyword=k', '/x?keys=1&tokens=2&monkey=3', '/x?%E0%A4%A=1&apikey'
   ]
   for (const url of untouched) assert.equal(redactUrl(url), url)
+})
+
+function captured() {
+  const lines: string[] = []
+  const writes: string[] = []
+  const sink = new Writable({ write(chunk: Buffer, _encoding, done) { writes.push(chunk.toString()); lines.push(...chunk.toString().split('\n').filter(Boolean)); done() } })
+  return { lines, writes, sink }
+}
+
+test('request log: lines come in batches, in pino\'s own format, with the time each response finished', async () => {
+  const { lines, writes, sink } = captured()
+  const logger = pino({ level: 'info' }, sink).child({ service: 'demo' })
+  const app = createServer({ logger })
+  requestLog(app)
+  app.get('/items/:id', async () => ({ ok: true }))
+  await app.ready()
+  const before = Date.now()
+  await app.inject({ method: 'GET', url: '/items/1?x=%22y%22' })
+  const after = Date.now()
+  assert.equal(lines.length, 0, 'a single line waits for its batch')
+  await new Promise((r) => setTimeout(r, REQUEST_LOG_DELAY_MS + 150))
+  assert.equal(lines.length, 1, 'and is written within the batch delay')
+  const line = JSON.parse(lines[0] as string) as Record<string, unknown>
+  assert.deepEqual(Object.keys(line), ['level', 'time', 'pid', 'hostname', 'service', 'reqId', 'method', 'url', 'statusCode', 'ms', 'msg'])
+  assert.equal(line.level, 30)
+  assert.ok((line.time as number) >= before && (line.time as number) <= after, 'the time the response finished, not the time of the write')
+  assert.deepEqual({ service: line.service, method: line.method, url: line.url, statusCode: line.statusCode, msg: line.msg }, { service: 'demo', method: 'GET', url: '/items/1?x=%22y%22', statusCode: 200, msg: 'request' })
+  assert.equal(typeof line.reqId, 'string')
+
+  // The same line as pino would write it itself, but for the time.
+  const own = captured()
+  pino({ level: 'info' }, own.sink).child({ service: 'demo' }).child({ reqId: line.reqId }).info({ method: 'GET', url: '/items/1?x=%22y%22', statusCode: 200, ms: line.ms }, 'request')
+  assert.equal(lines[0], (own.lines[0] as string).replace(/"time":\d+/, `"time":${line.time as number}`))
+
+  writes.length = 0
+  lines.length = 0
+  for (let i = 0; i < REQUEST_LOG_BATCH; i++) await app.inject({ method: 'GET', url: `/items/${i}` })
+  assert.equal(lines.length, REQUEST_LOG_BATCH, 'a full batch is written at once')
+  assert.equal(writes.length, 1, 'in one write')
+  assert.deepEqual(lines.map((l) => (JSON.parse(l) as { url: string }).url), Array.from({ length: REQUEST_LOG_BATCH }, (_, i) => `/items/${i}`))
+
+  lines.length = 0
+  await app.inject({ method: 'GET', url: '/items/last' })
+  await app.close()
+  assert.deepEqual(lines.map((l) => (JSON.parse(l) as { url: string }).url), ['/items/last'], 'closing the app writes what waits')
+})
+
+test('request log: a process that exits right after a response still writes its line (stdout as users run it)', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-request-log-'))
+  const script = path.join(dir, 'exit-now.mts')
+  const src = path.resolve(import.meta.dirname, '../../src/core')
+  fs.writeFileSync(script, `
+    import { createLogger } from ${JSON.stringify(path.join(src, 'logger.ts'))}
+    import { createServer } from ${JSON.stringify(path.join(src, 'http/server.ts'))}
+    import { requestLog } from ${JSON.stringify(path.join(src, 'http/plugins/request-log.ts'))}
+    const app = createServer({ logger: createLogger('info', { format: 'json' }) })
+    requestLog(app)
+    app.get('/bye', async () => ({ ok: true }))
+    await app.ready()
+    for (let i = 0; i < 3; i++) await app.inject({ method: 'GET', url: '/bye?n=' + i })
+    process.exit(0)
+  `)
+  try {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'info' } })
+    assert.equal(run.status, 0, run.stderr)
+    const urls = run.stdout.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { url?: string }).url).filter(Boolean)
+    assert.deepEqual(urls, ['/bye?n=0', '/bye?n=1', '/bye?n=2'])
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
 })

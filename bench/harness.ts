@@ -1,0 +1,201 @@
+/**
+ * What every benchmark phase shares: the raw node:http baseline and fixed-body servers, starting
+ * the built CLI as users run it, autocannon rounds and reading a process's memory and CPU.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import autocannon from 'autocannon'
+import type { BenchContext, CustomResult, HttpScenario } from './types.js'
+
+export const root = path.resolve(import.meta.dirname, '..')
+export const DURATION = Number(process.env.BENCH_DURATION ?? 8)
+export const CONNECTIONS = 50
+export const ROUNDS = 3
+export const ROUND_SECONDS = Math.max(2, Math.round(DURATION / 2))
+export const CLI = path.join(root, 'dist', 'cli', 'main.js')
+// The server runs with the V8 flags its shebang and `npm start` give it (docs/decisions.md).
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8']
+
+export interface HttpRow { service: string; name: string; rps: number; baselineRps: number; ratio: number; p50: number; p99: number; non2xx: number; errors: number; target?: HttpScenario['target']; met?: boolean }
+export interface CustomRow { service: string; name: string; result: CustomResult }
+export interface MemoryRow { service: string; idleMb: number; peakMb: number }
+
+export function rssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
+    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)
+    return match ? Number(match[1]) / 1024 : NaN
+  } catch {
+    return NaN
+  }
+}
+
+export async function load(url: string, scenario: Pick<HttpScenario, 'method' | 'headers' | 'body' | 'connections'>, duration = DURATION) {
+  const result = await autocannon({
+    url,
+    method: scenario.method,
+    headers: scenario.headers ?? {},
+    ...(scenario.body !== undefined ? { body: scenario.body } : {}),
+    connections: scenario.connections ?? CONNECTIONS,
+    duration
+  })
+  return { rps: result.requests.average, requests: result.requests.total, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts }
+}
+
+export function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = ''
+    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}:\n${out}`)), timeoutMs)
+    const onData = (d: Buffer) => {
+      out += d.toString()
+      if (pattern.test(out)) {
+        clearTimeout(timer)
+        resolve(out)
+      }
+    }
+    child.stdout?.on('data', onData)
+    child.stderr?.on('data', onData)
+    child.on('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`process exited (${code}) before ${pattern}:\n${out}`))
+    })
+  })
+}
+
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return
+  const exited = new Promise((r) => child.once('exit', r))
+  child.kill('SIGTERM')
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
+  await exited
+  clearTimeout(timer)
+}
+
+export interface Baseline {
+  url: string
+  pid: number
+  child: ChildProcess
+  idleMb: number
+}
+
+/**
+ * Starts a raw node:http server in its own process that answers every request with `body` — the
+ * JSON hello-world baseline, or a service's response replayed (the ceiling of the load generator
+ * for responses of that size).
+ */
+export async function startFixedBodyServer(body: Buffer): Promise<Baseline> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-bench-body-'))
+  const file = path.join(dir, 'body')
+  fs.writeFileSync(file, body)
+  const code = `
+    const http = require('node:http')
+    const body = require('node:fs').readFileSync(process.argv[1])
+    http.createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }); res.end(body) })
+      .listen(0, '127.0.0.1', function () { console.log('listening ' + this.address().port) })`
+  const child = spawn(process.execPath, ['-e', code, file], { stdio: ['ignore', 'pipe', 'pipe'] })
+  // The server has read the file once it listens.
+  const out = await waitForLine(child, /listening \d+/).finally(() => fs.rmSync(dir, { recursive: true, force: true }))
+  const port = /listening (\d+)/.exec(out)?.[1]
+  const url = `http://127.0.0.1:${port}/`
+  const idleMb = rssMb(child.pid as number)
+  await load(url, { method: 'GET' }, 2) // warm-up
+  return { url, pid: child.pid as number, child, idleMb }
+}
+
+/** Starts the raw node:http JSON hello-world the service rows are compared with. */
+export function startBaseline(): Promise<Baseline> {
+  return startFixedBodyServer(Buffer.from(JSON.stringify({ hello: 'world' })))
+}
+
+/** One baseline round, taken right before the scenario round it is compared with. */
+export async function measureBaseline(base: Baseline) {
+  return load(base.url, { method: 'GET' }, ROUND_SECONDS)
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN
+}
+
+export interface RunningServer { urls: Record<string, string>; pid: number; child: ChildProcess; logFile: string; dataDir: string }
+
+/** The URL of each service in the `ready` record, once the log holds it (stderr lines in the same file are not JSON and are skipped). */
+export function readyUrls(log: string): Record<string, string> | undefined {
+  for (const line of log.split('\n')) {
+    if (!line.startsWith('{')) continue
+    let record: { msg?: unknown; services?: Record<string, { url: string }> }
+    try {
+      record = JSON.parse(line) as typeof record
+    } catch {
+      continue // the line being written
+    }
+    if (record.msg === 'ready') return Object.fromEntries(Object.entries(record.services ?? {}).map(([name, where]) => [name, where.url]))
+  }
+  return undefined
+}
+
+/**
+ * Starts the built CLI (`quartet serve <services…>`) with its output going to a file — as a log
+ * collector would take it: JSON lines — and resolves each service's URL from its `ready` record.
+ */
+export async function startServer(services: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<RunningServer> {
+  const logFile = path.join(env.QUARTET_DATA_DIR as string, 'server.log')
+  fs.mkdirSync(path.dirname(logFile), { recursive: true })
+  const out = fs.openSync(logFile, 'a')
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, CLI, 'serve', ...services], { env, stdio: ['ignore', out, out] })
+  fs.closeSync(out)
+  const deadline = Date.now() + timeoutMs
+  let text = ''
+  let urls = readyUrls(text)
+  while (!urls) {
+    if (child.exitCode !== null) throw new Error(`quartet serve ${services.join(' ')} exited (${child.exitCode}):\n${text}`)
+    if (Date.now() > deadline) throw new Error(`quartet serve ${services.join(' ')} not ready:\n${text}`)
+    await new Promise((r) => setTimeout(r, 100))
+    text = fs.readFileSync(logFile, 'utf8')
+    urls = readyUrls(text)
+  }
+  return { urls, pid: child.pid as number, child, logFile, dataDir: env.QUARTET_DATA_DIR as string }
+}
+
+export function serverEnv(extra: Record<string, string>, dataDir: string): Record<string, string> {
+  const env: Record<string, string> = { ...(process.env as Record<string, string>), QUARTET_DATA_DIR: dataDir, FEED_CLIENT_PORT: '0', ...extra }
+  delete env.DATABASE_URL
+  delete env.REDIS_URL
+  // Output to a file is JSON lines by default; startServer reads them.
+  delete env.QUARTET_LOG_FORMAT
+  return env
+}
+
+export function contextFor(baseUrl: string, env: Record<string, string>, pid: number, referenceServers: Baseline[]): BenchContext {
+  return {
+    baseUrl,
+    env,
+    serverRssMb: () => rssMb(pid),
+    async replayServer(body) {
+      const server = await startFixedBodyServer(body)
+      referenceServers.push(server)
+      return server.url
+    },
+    cli: (args) => new Promise((resolve, reject) => {
+      const run = spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8' })
+      if (run.status === 0) resolve(run.stdout)
+      else reject(new Error(`quartet ${args.join(' ')} failed (${run.status}): ${run.stderr}`))
+    })
+  }
+}
+
+/** User plus system CPU milliseconds a process has used so far (/proc/<pid>/stat fields 14–15, in clock ticks). */
+export function cpuMs(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    return (Number(fields[14 - 3]) + Number(fields[15 - 3])) * 10
+  } catch {
+    return NaN
+  }
+}
+
+export function fmt(n: number, digits = 0): string {
+  return Number.isFinite(n) ? n.toFixed(digits) : 'n/a'
+}
