@@ -29,28 +29,30 @@ export interface KeptRow {
   usersCpuUs: number
 }
 
-interface Side { url: string; pid: number }
+/** One server and the scenario as set up on it (its own URL, token or key). */
+interface Side { url: string; pid: number; scenario: HttpScenario }
 
-async function measureSide(side: Side, scenario: HttpScenario) {
+async function measureSide(side: Side) {
   const before = cpuMs(side.pid)
-  const run = await load(side.url, scenario, ROUND_SECONDS)
+  const run = await load(side.url, side.scenario, ROUND_SECONDS)
   const cpuUs = run.requests > 0 ? ((cpuMs(side.pid) - before) * 1000) / run.requests : NaN
   return { ...run, cpuUs }
 }
 
 /** Alternating rounds (baseline, then alone and users-run in turn) of one scenario on both servers. */
-async function measurePair(service: string, scenario: HttpScenario, alone: Side, users: Side, base: Baseline, baselines: number[]) {
+async function measurePair(service: string, alone: Side, users: Side, base: Baseline, baselines: number[]) {
+  const scenario = users.scenario
   process.stdout.write(`  ${service}: ${scenario.name} … `)
-  await load(alone.url, scenario, 2) // warm-up of both: JIT, caches, connections
-  await load(users.url, scenario, 2)
+  await load(alone.url, alone.scenario, 2) // warm-up of both: JIT, caches, connections
+  await load(users.url, users.scenario, 2)
   const rounds = []
   for (let round = 0; round < KEPT_ROUNDS; round++) {
     const baseRps = (await measureBaseline(base)).rps
     baselines.push(baseRps)
     const first = round % 2 === 0 ? 'alone' : 'users'
-    const a = first === 'alone' ? await measureSide(alone, scenario) : undefined
-    const u = await measureSide(users, scenario)
-    const aloneRun = a ?? await measureSide(alone, scenario)
+    const a = first === 'alone' ? await measureSide(alone) : undefined
+    const u = await measureSide(users)
+    const aloneRun = a ?? await measureSide(alone)
     rounds.push({ baseRps, alone: aloneRun, users: u })
   }
   const byRps = [...rounds].sort((x, y) => x.users.rps - y.users.rps)
@@ -59,6 +61,7 @@ async function measurePair(service: string, scenario: HttpScenario, alone: Side,
   const usersRatio = median(rounds.map((r) => r.users.rps / r.baseRps))
   const non2xx = rounds.reduce((n, r) => n + r.users.non2xx, 0)
   const errors = rounds.reduce((n, r) => n + r.users.errors, 0)
+  const aloneFailures = rounds.reduce((n, r) => n + r.alone.non2xx + r.alone.errors, 0)
   const target = scenario.target
   const met = target ? (target.minRatio === undefined || usersRatio >= target.minRatio) && (target.maxP99Ms === undefined || middle.p99 < target.maxP99Ms) && non2xx === 0 : undefined
   const row: HttpRow = {
@@ -69,10 +72,12 @@ async function measurePair(service: string, scenario: HttpScenario, alone: Side,
     service, name: scenario.name,
     aloneRatio: median(rounds.map((r) => r.alone.rps / r.baseRps)),
     usersRatio,
-    kept: median(rounds.map((r) => r.users.rps / r.alone.rps)),
+    // Against failed requests of the service alone there is nothing to compare.
+    kept: aloneFailures > 0 ? NaN : median(rounds.map((r) => r.users.rps / r.alone.rps)),
     aloneCpuUs: median(rounds.map((r) => r.alone.cpuUs)),
     usersCpuUs: median(rounds.map((r) => r.users.cpuUs))
   }
+  if (aloneFailures > 0) process.stdout.write(`${aloneFailures} failed requests on the service alone! `)
   process.stdout.write(`kept ${fmt(kept.kept * 100)} % (alone ${fmt(kept.aloneRatio * 100, 1)} %, ${USERS_RUN} ${fmt(usersRatio * 100, 1)} %; CPU ${fmt(kept.aloneCpuUs)} vs ${fmt(kept.usersCpuUs)} µs/request), p99 ${middle.p99} ms\n`)
   return { row, kept }
 }
@@ -101,9 +106,9 @@ export async function benchUsersRun(benches: ServiceBench[], base: Baseline, bas
           const twin = aloneScenarios.find((s): s is HttpScenario => s.kind === 'http' && s.name === scenario.name)
           if (!twin) continue
           const { row, kept } = await measurePair(
-            bench.service, scenario,
-            { url: `${alone.server.urls[bench.service]}${twin.path}`, pid: alone.server.pid },
-            { url: `${baseUrl}${scenario.path}`, pid: server.pid },
+            bench.service,
+            { url: `${alone.server.urls[bench.service]}${twin.path}`, pid: alone.server.pid, scenario: twin },
+            { url: `${baseUrl}${scenario.path}`, pid: server.pid, scenario },
             base, baselines
           )
           http.push(row)
@@ -141,7 +146,7 @@ export function usersRunSection(keptRows: KeptRow[]): string[] {
     '',
     `| Service | Scenario | Alone, LOG_LEVEL=warn | ${USERS_RUN}, LOG_LEVEL=info | CPU µs/request alone → ${USERS_RUN} | Kept | Met |`,
     '|---|---|---:|---:|---:|---:|---|',
-    ...keptRows.map((k) => `| ${k.service} | ${k.name} | ${fmt(k.aloneRatio * 100, 1)} % | ${fmt(k.usersRatio * 100, 1)} % | ${fmt(k.aloneCpuUs)} → ${fmt(k.usersCpuUs)} | ${fmt(k.kept * 100, 0)} % | ${k.kept >= KEPT_TARGET ? 'yes' : '**no**'} |`),
+    ...keptRows.map((k) => `| ${k.service} | ${k.name} | ${fmt(k.aloneRatio * 100, 1)} % | ${fmt(k.usersRatio * 100, 1)} % | ${fmt(k.aloneCpuUs)} → ${fmt(k.usersCpuUs)} | ${fmt(k.kept * 100, 0)} % | ${k.kept >= KEPT_TARGET ? 'yes' : Number.isNaN(k.kept) ? 'n/a (failed requests alone)' : '**no**'} |`),
     ''
   ]
 }
