@@ -9,7 +9,7 @@ import pino from 'pino'
 import { SignJWT } from 'jose'
 import { randomToken } from '../../src/core/auth/crypto.js'
 import { createServer } from '../../src/core/http/server.js'
-import { REQUEST_LOG_BATCH, REQUEST_LOG_DELAY_MS, requestLog } from '../../src/core/http/plugins/request-log.js'
+import { REQUEST_LOG_BATCH, requestLog } from '../../src/core/http/plugins/request-log.js'
 import { redactUrl } from '../../src/core/http/redact-url.js'
 
 test('request log: credentials in the query string never reach the log', async () => {
@@ -105,38 +105,46 @@ test('request log: lines come in batches, in pino\'s own format, with the time e
   const { lines, writes, sink } = captured()
   const logger = pino({ level: 'info' }, sink).child({ service: 'demo' })
   const app = createServer({ logger })
-  requestLog(app)
+  // A delay no test run reaches, so that only a full batch or closing writes.
+  requestLog(app, { delayMs: 60_000 })
   app.get('/items/:id', async () => ({ ok: true }))
   await app.ready()
+  for (let i = 0; i < REQUEST_LOG_BATCH - 1; i++) await app.inject({ method: 'GET', url: `/items/${i}` })
+  assert.equal(lines.length, 0, 'lines wait for their batch')
   const before = Date.now()
   await app.inject({ method: 'GET', url: '/items/1?x=%22y%22' })
   const after = Date.now()
-  assert.equal(lines.length, 0, 'a single line waits for its batch')
-  await new Promise((r) => setTimeout(r, REQUEST_LOG_DELAY_MS + 150))
-  assert.equal(lines.length, 1, 'and is written within the batch delay')
-  const line = JSON.parse(lines[0] as string) as Record<string, unknown>
+  assert.equal(writes.length, 1, 'a full batch is written at once, in one write')
+  assert.deepEqual(lines.map((l) => (JSON.parse(l) as { url: string }).url), [...Array.from({ length: REQUEST_LOG_BATCH - 1 }, (_, i) => `/items/${i}`), '/items/1?x=%22y%22'])
+
+  const line = JSON.parse(lines.at(-1) as string) as Record<string, unknown>
   assert.deepEqual(Object.keys(line), ['level', 'time', 'pid', 'hostname', 'service', 'reqId', 'method', 'url', 'statusCode', 'ms', 'msg'])
   assert.equal(line.level, 30)
   assert.ok((line.time as number) >= before && (line.time as number) <= after, 'the time the response finished, not the time of the write')
   assert.deepEqual({ service: line.service, method: line.method, url: line.url, statusCode: line.statusCode, msg: line.msg }, { service: 'demo', method: 'GET', url: '/items/1?x=%22y%22', statusCode: 200, msg: 'request' })
   assert.equal(typeof line.reqId, 'string')
-
-  // The same line as pino would write it itself, but for the time.
+  // The same line as pino writes it itself, but for the time.
   const own = captured()
   pino({ level: 'info' }, own.sink).child({ service: 'demo' }).child({ reqId: line.reqId }).info({ method: 'GET', url: '/items/1?x=%22y%22', statusCode: 200, ms: line.ms }, 'request')
-  assert.equal(lines[0], (own.lines[0] as string).replace(/"time":\d+/, `"time":${line.time as number}`))
-
-  writes.length = 0
-  lines.length = 0
-  for (let i = 0; i < REQUEST_LOG_BATCH; i++) await app.inject({ method: 'GET', url: `/items/${i}` })
-  assert.equal(lines.length, REQUEST_LOG_BATCH, 'a full batch is written at once')
-  assert.equal(writes.length, 1, 'in one write')
-  assert.deepEqual(lines.map((l) => (JSON.parse(l) as { url: string }).url), Array.from({ length: REQUEST_LOG_BATCH }, (_, i) => `/items/${i}`))
+  assert.equal(lines.at(-1), (own.lines[0] as string).replace(/"time":\d+/, `"time":${line.time as number}`))
 
   lines.length = 0
   await app.inject({ method: 'GET', url: '/items/last' })
   await app.close()
   assert.deepEqual(lines.map((l) => (JSON.parse(l) as { url: string }).url), ['/items/last'], 'closing the app writes what waits')
+})
+
+test('request log: a line that waits is written after the batch delay', async () => {
+  const { lines, sink } = captured()
+  const app = createServer({ logger: pino({ level: 'info' }, sink) })
+  requestLog(app, { delayMs: 50 })
+  app.get('/one', async () => ({ ok: true }))
+  await app.ready()
+  await app.inject({ method: 'GET', url: '/one' })
+  const deadline = Date.now() + 5000
+  while (lines.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+  assert.deepEqual(lines.map((l) => (JSON.parse(l) as { url: string }).url), ['/one'], 'written without a full batch or a close')
+  await app.close()
 })
 
 test('request log: a process that exits right after a response still writes its line (stdout as users run it)', async () => {

@@ -21,7 +21,6 @@ interface Finished {
   ms: number
 }
 
-
 /** Every open app's flush, run at exit before the destination's own exit flush (registered when the logger was made). */
 const flushes = new Set<() => void>()
 let flushOnExit: (() => void) | undefined
@@ -34,7 +33,9 @@ let flushOnExit: (() => void) | undefined
  * finished cost 11–13 µs of server CPU per request, and batched about 2 µs: most of the cost was
  * not the formatting but the caches it disturbed in between (docs/performance.md).
  */
-export function requestLog(app: App): void {
+export function requestLog(app: App, options: { batch?: number; delayMs?: number } = {}): void {
+  const batchSize = options.batch ?? REQUEST_LOG_BATCH
+  const delayMs = options.delayMs ?? REQUEST_LOG_DELAY_MS
   const logger = app.log as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean }
   if (!(logger.isLevelEnabled?.('info') ?? true)) return
   let pending: Finished[] = []
@@ -70,8 +71,8 @@ export function requestLog(app: App): void {
       log.info({ method: request.method, url: redactUrl(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request')
     } else {
       pending.push({ time: Date.now(), bindings: (internals[chindingsSym] as string | undefined) ?? '', stream, method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) })
-      if (pending.length >= REQUEST_LOG_BATCH) flush()
-      else timer ??= setTimeout(flush, REQUEST_LOG_DELAY_MS).unref()
+      if (pending.length >= batchSize) flush()
+      else timer ??= setTimeout(flush, delayMs).unref()
     }
     done()
   })
