@@ -86,6 +86,9 @@ export async function startOrchestrator(options: { project?: TempProject; env?: 
   after(async () => {
     await app.close()
     await release()
+    // A job the test started and did not wait for would outlive it (it is detached), and one still
+    // loading its modules when the project and data dir are removed can hang for ever.
+    killProcessesNaming(dataDir)
     await database.close()
     await pg.cleanup()
     fs.rmSync(dataDir, { recursive: true, force: true })
@@ -126,5 +129,24 @@ export async function eventually<T>(check: () => Promise<T | undefined | null | 
     if (value) return value
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
     await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+/** SIGKILLs every process of this user whose command line contains `text` (e.g. a test's data dir). */
+function killProcessesNaming(text: string): void {
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue
+    let commandLine: string
+    try {
+      commandLine = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8')
+    } catch {
+      continue // gone meanwhile
+    }
+    if (!commandLine.split('\0').includes(text)) continue
+    try {
+      process.kill(Number(entry), 'SIGKILL')
+    } catch {
+      // exited meanwhile
+    }
   }
 }
