@@ -13,6 +13,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { cpuMs } from './harness.js'
 import { openDatabase } from '../src/core/db/database.js'
 import { migrateToLatest } from '../src/core/db/migrations.js'
 import type { PlannedTask } from '../src/services/orchestrator/engine/types.js'
@@ -63,12 +64,8 @@ function runJobProcess(jobId: number, project: string, dataDir: string): Promise
     // The job's own CPU time, as last seen before it exits (its children's is counted on exit).
     let ownCpuMs = 0
     const sample = setInterval(() => {
-      try {
-        const fields = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-        ownCpuMs = (Number(fields[14 - 3]) + Number(fields[15 - 3])) * 10
-      } catch {
-        // Gone already.
-      }
+      const now = cpuMs(child.pid as number)
+      if (Number.isFinite(now)) ownCpuMs = now // NaN once it is gone
     }, 50)
     child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })
     child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString() })
