@@ -15,45 +15,10 @@ import { health } from '../../src/core/http/plugins/health.js'
 import { databaseHealthCheck } from '../../src/core/http/plugins/database-health.js'
 import type { ErrorFormatter } from '../../src/core/http/plugins/error-shape.js'
 import { createRedisConnections } from '../../src/core/redis.js'
+import { startProxy, type TcpProxy } from '../helpers/tcp-proxy.js'
 
 const shape: ErrorFormatter = (error, request) => ({ statusCode: error.statusCode, body: { problem: error.message, code: error.code, id: request.id } })
 const silent = pino({ level: 'silent' })
-
-/** A TCP proxy on loopback the test can cut (every connection destroyed, nothing accepted) and restore on the same port. */
-async function startProxy(target: { host: string; port: number }) {
-  const sockets = new Set<net.Socket>()
-  let server: net.Server | undefined
-  let port = 0
-  function track(socket: net.Socket) {
-    sockets.add(socket)
-    socket.on('close', () => sockets.delete(socket))
-    socket.on('error', () => socket.destroy())
-  }
-  async function listen() {
-    if (server?.listening) return
-    server = net.createServer((client) => {
-      const upstream = net.connect(target)
-      track(client)
-      track(upstream)
-      client.pipe(upstream).pipe(client)
-      client.on('close', () => upstream.destroy())
-      upstream.on('close', () => client.destroy())
-    })
-    await new Promise<void>((resolve, reject) => server?.once('error', reject).listen(port, '127.0.0.1', resolve))
-    port = (server.address() as net.AddressInfo).port
-  }
-  await listen()
-  return {
-    get port() { return port },
-    async cut() {
-      if (!server?.listening) return
-      const closing = new Promise<void>((resolve) => server?.close(() => resolve()))
-      for (const socket of sockets) socket.destroy()
-      await closing
-    },
-    restore: listen
-  }
-}
 
 interface Answer { status: number; startedAt: number; endedAt: number; retryAfter: string | null; body: { code?: string; status?: string } }
 
@@ -75,7 +40,7 @@ function load(port: number, urlPath: string) {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Flowing → cut → every answer 503 + Retry-After in shape (never 500) → restored → 200 again. */
-async function outageScenario(app: App, proxy: Awaited<ReturnType<typeof startProxy>>, urlPath: string, minUnavailable: number) {
+async function outageScenario(app: App, proxy: TcpProxy, urlPath: string, minUnavailable: number) {
   await app.listen({ port: 0, host: '127.0.0.1' })
   const { port } = app.server.address() as net.AddressInfo
   const traffic = load(port, urlPath)

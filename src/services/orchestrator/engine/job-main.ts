@@ -50,6 +50,7 @@ try {
     config,
     projectRoot,
     dataDir,
+    ...(process.env.DATABASE_URL ? {} : { databaseFile: path.join(dataDir, 'quartet.db') }),
     gitMode,
     clock: platform.clock,
     hostname: os.hostname(),

@@ -1,15 +1,21 @@
+import fs from 'node:fs'
 import os from 'node:os'
 import type { FinishedJobStatus } from '../state/jobs.repository.js'
 import { recordSprintOutcome } from '../modules/memory/engine-records.js'
-import { KILLED_BY_USER, runSprint, type RunSprintOptions, type SprintResult } from './scheduler.js'
+import { JOB_INTERRUPTED, KILLED_BY_USER, runSprint, type RunSprintOptions, type SprintResult } from './scheduler.js'
+import { JOB_STALE_MS } from './reconcile.js'
 
 export interface RunJobOptions extends Omit<RunSprintOptions, 'sprintId' | 'signal' | 'resume'> {
   hostname?: string
   /** How often the job proves it is alive (reconcile declares it orphaned after 30 s of silence). */
   heartbeatMs?: number
+  /** How long heartbeats may fail before the job stops its agents and gives up (default: the 30 s after which reconcile orphans it). */
+  giveUpAfterMs?: number
   /** Installs SIGTERM/SIGINT handlers that stop the sprint gracefully (the detached job process does). */
   handleSignals?: boolean
   signal?: AbortSignal
+  /** The SQLite file the job writes to: once it is deleted, the job's writes would go nowhere, so it stops. */
+  databaseFile?: string
   /** Runs once the sprint has ended, before the job is marked finished (e.g. measuring coverage); a failure is only warned about. */
   afterSprint?: (sprintId: string) => Promise<unknown>
 }
@@ -35,12 +41,26 @@ export async function runJob(options: RunJobOptions): Promise<JobResult> {
     process.on('SIGTERM', onSignal)
     process.on('SIGINT', onSignal)
   }
+  const heartbeatMs = options.heartbeatMs ?? 5000
+  let failingSince: number | null = null
   const beat = setInterval(() => {
+    const lost = homeLost(options)
+    if (lost) {
+      kill.abort(lost)
+      return
+    }
     repos.jobs.heartbeat(jobId).then((active) => {
+      failingSince = null
       // Declared orphaned while still alive (e.g. stalled for 30 s): another job may take over, so stop writing.
-      if (!active) kill.abort('job no longer active')
-    }, (error: unknown) => process.emitWarning(`job heartbeat failed: ${String(error)}`))
-  }, options.heartbeatMs ?? 5000)
+      if (!active) kill.abort(`${JOB_INTERRUPTED}no longer active`)
+    }, (error: unknown) => {
+      process.emitWarning(`job heartbeat failed: ${String(error)}`)
+      failingSince ??= Date.now()
+      // By now reconcile treats the job as orphaned; running on would only produce work nobody can record.
+      const giveUpAfterMs = options.giveUpAfterMs ?? JOB_STALE_MS
+      if (Date.now() - failingSince >= giveUpAfterMs) kill.abort(`${JOB_INTERRUPTED}database unreachable for ${Math.round(giveUpAfterMs / 1000)} s: ${String(error)}`)
+    })
+  }, heartbeatMs)
   try {
     const sprint = await runSprint({ ...options, sprintId: job.sprint_id, signal: kill.signal, resume: job.resume === 1 })
     await recordSprintOutcome(repos, options.projectId, job.sprint_id).catch((error: unknown) => process.emitWarning(`recording the sprint in memory failed: ${String(error)}`))
@@ -61,4 +81,11 @@ export async function runJob(options: RunJobOptions): Promise<JobResult> {
       process.off('SIGINT', onSignal)
     }
   }
+}
+
+/** Why the job can no longer do useful work where it runs (its project or its SQLite file was deleted), or null. */
+function homeLost(options: Pick<RunJobOptions, 'projectRoot' | 'databaseFile'>): string | null {
+  if (!fs.existsSync(options.projectRoot)) return `${JOB_INTERRUPTED}project directory ${options.projectRoot} was removed`
+  if (options.databaseFile && !fs.existsSync(options.databaseFile)) return `${JOB_INTERRUPTED}database file ${options.databaseFile} was removed`
+  return null
 }

@@ -6,7 +6,7 @@ import type { RunMission } from '../state/jobs.repository.js'
 import type { OrchestratorRepositories } from '../state/repositories.js'
 import { createJobLivenessProbe } from './liveness.js'
 import { isProcessAlive, isRecordedGroup, killProcessGroup, startedBy } from './process.js'
-import { KILLED_BY_USER } from './scheduler.js'
+import { KILLED_BY_USER, resumableStop } from './scheduler.js'
 import { ACTIVE_TASK_STATUSES, type TaskStatus } from './types.js'
 
 /** A job silent for longer than this is treated as dead even when its pid cannot be checked (other host). */
@@ -110,7 +110,7 @@ export function createRunControl(options: RunControlOptions) {
   async function resumableTasks(sprint: SprintRow): Promise<string[]> {
     if (sprint.status !== 'ORPHANED' && sprint.status !== 'ABORTED') return []
     const tasks = await repos.tasks.listBySprint(sprint.id, ['ORPHANED', 'PENDING', 'CANCELLED'])
-    return tasks.filter((t) => t.status !== 'CANCELLED' || t.reason === KILLED_BY_USER).map((t) => t.id)
+    return tasks.filter((t) => t.status !== 'CANCELLED' || resumableStop(t.reason)).map((t) => t.id)
   }
 
   async function statusView(projectId: number) {
@@ -159,7 +159,7 @@ export function createRunControl(options: RunControlOptions) {
     const reset = { reason: null, finishedAt: null }
     const tasks = await repos.tasks.transitionAll(sprint.id, ['ORPHANED', 'BLOCKED'], 'PENDING', reset)
     for (const task of await repos.tasks.listBySprint(sprint.id, ['CANCELLED'])) {
-      if (task.reason === KILLED_BY_USER && await repos.tasks.transition(task.id, ['CANCELLED'], 'PENDING', reset)) tasks.push(task.id)
+      if (resumableStop(task.reason) && await repos.tasks.transition(task.id, ['CANCELLED'], 'PENDING', reset)) tasks.push(task.id)
     }
     await repos.events.append(projectId, { type: 'sprint_resumed', sprintId: sprint.id, data: { jobId: started.job.id, tasks: tasks.sort() } })
     return { ...started, tasks }

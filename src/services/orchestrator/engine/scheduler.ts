@@ -40,6 +40,10 @@ export interface SprintResult {
 }
 
 export const KILLED_BY_USER = 'killed by user'
+/** Starts the stop reason of a job that ended for an outside cause (orphaned, project or database gone). */
+export const JOB_INTERRUPTED = 'job interrupted: '
+/** Tasks cancelled by a kill or an interruption run again on resume; those a budget stop cancelled do not. */
+export const resumableStop = (reason: string | null): boolean => reason === KILLED_BY_USER || (reason?.startsWith(JOB_INTERRUPTED) ?? false)
 const ENDED_UNSUCCESSFULLY: readonly TaskStatus[] = ['NO_GO', 'CANCELLED', 'BLOCKED']
 const HEARTBEAT_WRITE_MS = 1000
 const HEARTBEAT_EVENT_MS = 15000
@@ -111,7 +115,8 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
       await emit('budget_exceeded', null, { reason, ...usage, limitTokens: budget.tokens, limitMicroUsd: budget.microUsd })
     }
   }
-  const onKill = () => { void requestStop('killed', KILLED_BY_USER) }
+  // A kill names its reason when it is not the user's (the job lost its project or database).
+  const onKill = () => { void requestStop('killed', typeof options.signal.reason === 'string' ? options.signal.reason : KILLED_BY_USER) }
   if (options.signal.aborted) onKill()
   else options.signal.addEventListener('abort', onKill, { once: true })
 

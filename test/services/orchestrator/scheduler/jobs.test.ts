@@ -187,3 +187,24 @@ test('killJob stops the job and every agent process it started', async () => {
   assert.deepEqual([view.lifecycle, view.resumable], ['ABORTED', true])
   assert.equal((await control.killJob(q.projectId)).killed, false, 'nothing left to kill')
 })
+
+test('removing the project directory mid-sprint stops the job and its agents, and the sprint says why', async () => {
+  const q = await queueSprint('removed', [
+    shellTask('1', 'sleep 30 & echo $! > "$OUT/sleep.pid"; wait'),
+    shellTask('2', 'true', { dependencies: ['1'] })
+  ], { engine: { max_workers: 1, kill_grace_seconds: 1 } })
+  const jobPid = launch(q, q.jobId)
+  const sleepPid = await waitFor('sleep started', readPid(path.join(q.root, 'sleep.pid')))
+  started.add(sleepPid)
+
+  fs.rmSync(q.root, { recursive: true, force: true })
+  const job = await waitFor('job ended', async () => { const j = await repos.jobs.get(q.jobId); return j?.active === 0 && j }, 15000)
+  assert.equal(job.status, 'killed')
+  for (const pid of [jobPid, sleepPid]) assert.equal(await waitGone(pid), true, `pid ${pid} is gone`)
+  const reason = `job interrupted: project directory ${q.root} was removed`
+  const sprint = await repos.sprints.get(q.sprintId)
+  assert.deepEqual([sprint?.status, sprint?.stop_reason], ['ABORTED', reason])
+  const tasks = await repos.tasks.listBySprint(q.sprintId)
+  assert.deepEqual(tasks.map((t) => [t.status, t.reason]), [['CANCELLED', reason], ['CANCELLED', reason]])
+  assert.deepEqual((await control.statusView(q.projectId)).resumable, true, 'interrupted work can be resumed once the project is back')
+})
