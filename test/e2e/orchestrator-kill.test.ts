@@ -17,6 +17,8 @@ test('quartet kill stops the job and its agent process group; a following run ex
   // The follower attaches to the active job instead of starting another.
   await eventually(() => /A run is already active: job \d+/.test(following.output()), 60_000, 'the follower to attach')
   assert.ok(liveMembers(agentPid).length > 0, 'the agent is running')
+  const cleanup = await box.cli('cleanup')
+  assert.deepEqual([cleanup.code, cleanup.stderr.trim()], [1, 'A sprint is active: wait for it or stop it with quartet kill.'])
 
   const killed = await box.cli('kill')
   assert.equal(killed.code, 0, killed.stderr)

@@ -59,4 +59,18 @@ test('init → plan → run → status → logs: every task DONE on its own bran
   assert.equal(logs.code, 0, logs.stderr)
   assert.match(logs.stdout, /agent for s1-1 in .*s1-1/)
   assert.match(logs.stdout, /changed work-s1-1\.txt/)
+
+  // Cleanup keeps what is not merged or not committed, and removes what provably loses nothing.
+  const kept = await box.cli('cleanup')
+  assert.equal(kept.code, 0, kept.stderr)
+  assert.match(kept.stdout, /^kept\s+quartet\/s1\/s1-1\s+\.quartet\/worktrees\/s1\/s1-1: commits not merged into \S+$/m)
+  assert.match(kept.stdout, /^0 removed, 2 kept/m)
+  box.git('merge', '-q', '--ff-only', 'quartet/s1/s1-2')
+  fs.appendFileSync(path.join(box.root, '.quartet', 'worktrees', 's1', 's1-2', 'work-s1-2.txt'), 'not committed\n')
+  const cleaned = await box.cli('cleanup')
+  assert.equal(cleaned.code, 0, cleaned.stderr)
+  assert.match(cleaned.stdout, /^removed\s+quartet\/s1\/s1-1\s+\.quartet\/worktrees\/s1\/s1-1$/m)
+  assert.match(cleaned.stdout, /^kept\s+quartet\/s1\/s1-2\s+\.quartet\/worktrees\/s1\/s1-2: uncommitted changes$/m)
+  assert.equal(fs.existsSync(path.join(box.root, '.quartet', 'worktrees', 's1', 's1-1')), false)
+  assert.equal(fs.readFileSync(path.join(box.root, '.quartet', 'worktrees', 's1', 's1-2', 'work-s1-2.txt'), 'utf8'), 's1-2 was here\nnot committed\n')
 })

@@ -59,6 +59,10 @@ export function orchestratorCommands(program: Command, runtime: CliRuntime): voi
     .option('-f, --follow', 'keep printing new lines while the task is active')
     .action((task: string, options: ProjectOptions & { follow?: boolean }) => exitWith(async () => (await import('./cli/logs.js')).logsCommand(runtime, task, options)))
 
+  onProject(program.command('cleanup'))
+    .description('remove task worktrees whose work is committed and merged; keep (and list) every other one')
+    .action((options: ProjectOptions) => exitWith(async () => (await import('./cli/cleanup.js')).cleanupCommand(runtime, options)))
+
   const memory = program.command('memory').description("the project's memory: sprint summaries, decisions, NO_GO reasons, debt and notes")
   onProject(memory.command('add'))
     .description('add an entry')
