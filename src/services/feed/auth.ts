@@ -67,7 +67,8 @@ export function createAuthenticator(tokens: FeedTokens) {
     if (header === undefined || header.trim() === '') {
       throw feedError('FEED_NOT_AUTHENTICATED', undefined, { headers: { 'www-authenticate': 'Bearer' } })
     }
-    const token = bearerToken(header)
+    // Only "Bearer <jwt>": the original took the header's second part, so a bare token failed.
+    const token = header.trim().split(/\s+/).length === 2 ? bearerToken(header) : undefined
     if (!token) throw invalidToken()
     return tokens.verify(token)
   }

@@ -10,7 +10,7 @@ export interface Caller {
 
 export interface AccessDeps {
   users: Pick<UsersRepository, 'findByEmail'>
-  members: Pick<MembersRepository, 'tourWithMembership' | 'shareATour'>
+  members: Pick<MembersRepository, 'tourWithMembership' | 'shareATour' | 'linksOfUser'>
   /** "owner" enforces the ownership rules; "open" is the original's no-ownership behaviour. */
   authz: 'owner' | 'open'
 }
@@ -64,6 +64,19 @@ export function createAccess(deps: AccessDeps) {
     async ownedTour(caller: Caller, tourId: number): Promise<TourRow> {
       const { tour, viewer } = await memberTour(caller, tourId)
       if (viewer !== undefined && tour.creator_id !== viewer) throw tripsError('TRIPS_NOT_CREATOR')
+      return tour
+    },
+    /**
+     * The tour, if the caller is a member. Changing its creator_id hands over the creator's rights
+     * (deleting it and its plans): only the creator may, and only to a member, who can see it.
+     */
+    async updatableTour(caller: Caller, tourId: number, creatorId: number | undefined): Promise<TourRow> {
+      const { tour, viewer } = await memberTour(caller, tourId)
+      if (viewer === undefined || creatorId === undefined || creatorId === tour.creator_id) return tour
+      if (tour.creator_id !== viewer) throw tripsError('TRIPS_NOT_CREATOR', 'Only the tour creator may change creator_id.')
+      if ((await deps.members.linksOfUser(creatorId, { tourId })).length === 0) {
+        throw tripsError('TRIPS_VALIDATION_FAILED', undefined, { details: [{ pointer: '/creator_id', message: 'creator_id must be a member of the tour' }] })
+      }
       return tour
     },
     /**

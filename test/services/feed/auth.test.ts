@@ -84,7 +84,8 @@ test('protected routes: 401 for a missing, malformed, wrongly signed or expired 
   const missing = await f.call(undefined, 'GET', '/feed/posts')
   assert.equal(missing.status, 401)
   assert.equal(missing.json.message, 'Not authenticated.')
-  for (const header of ['Bearer', 'Bearer a.b.c', 'Basic Zm9vOmJhcg==', `Bearer ${token.slice(0, -2)}xx`, 'a b c']) {
+  // A valid token without its "Bearer" scheme is refused too (the original read the second part).
+  for (const header of ['Bearer', 'Bearer a.b.c', 'Basic Zm9vOmJhcg==', `Bearer ${token.slice(0, -2)}xx`, 'a b c', token, `Token ${token}`]) {
     const response = await f.app.inject({ url: '/feed/posts', headers: { authorization: header } })
     assert.equal(response.statusCode, 401, header)
     assert.match(JSON.parse(response.body).message, /^Not authenticated/)

@@ -45,6 +45,12 @@ test('tours: create, list, read, update, delete with membership rules', async (t
     const bad = await trips.call(ann, 'POST', `/user/${annId}/tour`, { date: '2027-02-30', location: 'X' })
     assert.equal(bad.status, 422)
     assert.equal(bad.json.errors[0].source.pointer, '/date')
+    // An offset may push a timestamp's UTC date out of years 0000-9999: 422, not "+010000-01".
+    for (const date of ['9999-12-31T23:59:59-05:00', '0000-01-01T00:00+01:00']) {
+      const outOfRange = await trips.call(ann, 'POST', `/user/${annId}/tour`, { date, location: 'X' })
+      assert.equal(outOfRange.status, 422, date)
+      assert.equal(outOfRange.json.errors[0].source.pointer, '/date')
+    }
     const missing = await trips.call(ann, 'POST', `/user/${annId}/tour`, {})
     assert.deepEqual(missing.json.errors.map((e: any) => e.source.pointer).sort(), ['/date', '/location'])
   })
@@ -129,6 +135,30 @@ test('tours: create, list, read, update, delete with membership rules', async (t
     assert.equal((await trips.call(bob, 'DELETE', `/plan/${empty.json.data.id}`)).status, 403)
     assert.equal((await trips.call(ann, 'DELETE', `/plan/${empty.json.data.id}`)).status, 204)
     assert.equal((await trips.call(ann, 'GET', `/plan/${empty.json.data.id}`)).status, 404)
+  })
+
+  await t.test('only the creator changes creator_id, and only to a member; nothing is written otherwise', async () => {
+    const people = await crew(trips)
+    const { ann, bob, eve, annId, bobId } = people
+    const tourId = await rogersPass(trips, people)
+    const eveId = Number((await trips.call(eve, 'GET', `/user/${eve}`)).json.data.id)
+    const seized = await trips.call(bob, 'PATCH', `/tour/${tourId}`, { creator_id: Number(bobId), location: 'mine' })
+    assert.equal(seized.status, 403)
+    assert.equal(seized.json.errors[0].code, 'TRIPS_NOT_CREATOR')
+    assert.equal((await trips.call(bob, 'DELETE', `/tour/${tourId}`)).status, 403)
+    for (const creatorId of [eveId, 99999]) {
+      const outsider = await trips.call(ann, 'PATCH', `/tour/${tourId}`, { creator_id: creatorId })
+      assert.equal(outsider.status, 422, String(creatorId))
+      assert.equal(outsider.json.errors[0].source.pointer, '/creator_id')
+    }
+    const unchanged = (await trips.call(ann, 'GET', `/tour/${tourId}`)).json.data.attributes
+    assert.deepEqual([unchanged.creator_id, unchanged.location], [Number(annId), 'Rogers Pass'])
+    assert.equal((await trips.call(bob, 'PATCH', `/tour/${tourId}`, { creator_id: Number(annId), location: 'same' })).status, 202)
+    const handed = await trips.call(ann, 'PUT', `/tour/${tourId}`, { creator_id: bobId })
+    assert.equal(handed.status, 202)
+    assert.equal(handed.json.data.attributes.creator_id, Number(bobId))
+    assert.equal((await trips.call(ann, 'DELETE', `/tour/${tourId}`)).status, 403)
+    assert.equal((await trips.call(bob, 'DELETE', `/tour/${tourId}`)).status, 204)
   })
 
   await t.test('only the creator deletes a tour; its plans and links go with it', async () => {

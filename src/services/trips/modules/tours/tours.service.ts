@@ -18,8 +18,9 @@ export function normaliseTourDate(value: string): string {
   const plain = /^\d{4}-\d{2}-\d{2}$/.test(value)
   const parsed = new Date(plain ? `${value}T00:00:00Z` : value.replace(' ', 'T'))
   const day = Number.isNaN(parsed.getTime()) ? undefined : parsed.toISOString().slice(0, 10)
-  // new Date() rolls 2021-02-30 over to March; a real date survives the round trip.
-  if (!day || (plain && day !== value)) {
+  // new Date() rolls 2021-02-30 over to March; a real date survives the round trip. An offset can
+  // also move a timestamp out of years 0000-9999, where toISOString() writes "+010000-01-01…".
+  if (!day || !/^\d{4}-\d{2}-\d{2}$/.test(day) || (plain && day !== value)) {
     throw tripsError('TRIPS_VALIDATION_FAILED', undefined, { details: [{ pointer: '/date', message: `date ${JSON.stringify(value)} is not a valid date` }] })
   }
   return day
@@ -52,7 +53,7 @@ export function createToursService({ tours, users, access, now }: ToursServiceDe
     get: (caller: Caller, id: number) => access.readableTour(caller, id),
 
     async update(caller: Caller, id: number, patch: Static<typeof UpdateTourBody>): Promise<TourRow> {
-      await access.readableTour(caller, id)
+      await access.updatableTour(caller, id, patch.creator_id)
       const changes = {
         ...(patch.date !== undefined ? { date: normaliseTourDate(patch.date) } : {}),
         ...(patch.location !== undefined ? { location: patch.location } : {}),
