@@ -6,6 +6,7 @@ import { commonError } from '../errors/common.js'
 import { clientErrorHandler, createErrorHandler, defaultErrorFormatter, type ErrorFormatter } from './plugins/error-shape.js'
 import { capConnectionsPerClient } from './plugins/connection-limit.js'
 import { allowEmptyJsonBodies } from './json-body.js'
+import { redactUrl } from './redact-url.js'
 import { splitCoercionValidators } from './validation.js'
 
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>
@@ -76,6 +77,8 @@ export function createServer(options: CreateServerOptions): App {
     // Router-level failures (malformed URL encoding, over-long parameters) answer in the
     // service's error shape too, not Fastify's default one.
     frameworkErrors: (error, request, reply) => {
+      // Fastify's bad-URL message quotes the whole URL: its query string may carry a credential.
+      if (error.code === 'FST_ERR_BAD_URL') error.message = `'${redactUrl(request.url)}' is not a valid url component`
       void handleError(error, request, reply)
     },
     clientErrorHandler: clientErrorHandler(format, options.logger),

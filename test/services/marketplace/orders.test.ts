@@ -239,3 +239,28 @@ test('paging: 100 per page with TotalCount and ItemsPerPage', async () => {
   const second = await m.call(mk, 'GET', '/orders/new?page=2')
   assert.deepEqual(second.json.Content.map((o: any) => o.ChannelReference), ['P-100', 'P-101', 'P-102', 'P-103', 'P-104'])
 })
+
+test('optional fields the official OpenAPI marks nullable accept null on orders, shipments, cancellations and returns', async () => {
+  const { m, mk, ck } = await setup()
+  const nulls = { Phone: null, CompanyRegistrationNo: null, VatNo: null, PaymentMethod: null, ChannelCustomerReference: null, ExtraData: null }
+  const address = { FirstName: 'Ann', CompanyName: null, HouseNrAddition: null, Region: null, CountryIso: 'NL' }
+  const created = await m.call(ck, 'POST', '/orders', orderBody('BOL-NULL', [['MUG', 3, 7.5]], { ...nulls, BillingAddress: address, ShippingAddress: address }))
+  assert.equal(created.status, 201, created.body)
+  assert.equal(created.json.Content.Phone, null)
+  assert.deepEqual(created.json.Content.ExtraData, {})
+  assert.deepEqual(created.json.Content.ShippingAddress, address)
+  assert.equal((await acknowledge(m, mk, created.json.Content, 'SO-NULL')).status, 201)
+  const line = { MerchantOrderLineReference: 'SO-NULL-1', Quantity: 1 }
+  const shipped = await m.call(mk, 'POST', '/shipments', { MerchantShipmentReference: 'SH-NULL', MerchantOrderReference: 'SO-NULL', TrackTraceNo: null, TrackTraceUrl: null, Method: null, Lines: [line] })
+  assert.equal(shipped.status, 201, shipped.body)
+  assert.equal(shipped.json.Content.TrackTraceNo, null)
+  const cancelled = await m.call(mk, 'POST', '/cancellations', { MerchantReference: 'CA-NULL', MerchantOrderReference: 'SO-NULL', Reason: null, Lines: [line] })
+  assert.equal(cancelled.status, 201, cancelled.body)
+  const returned = await m.call(mk, 'POST', '/returns', { MerchantReturnReference: 'RE-NULL', MerchantOrderReference: 'SO-NULL', CustomerComment: null, MerchantComment: null, Lines: [line] })
+  assert.equal(returned.status, 201, returned.body)
+  assert.equal(returned.json.Content.CustomerComment, null)
+  // Fields the OpenAPI does not mark nullable still refuse null.
+  const refused = await m.call(ck, 'POST', '/orders', orderBody('BOL-NULL-2', [['MUG', 1, 7.5]], { ShippingCostsInclVat: null }))
+  assert.equal(refused.status, 400, refused.body)
+  assert.ok(isErrorEnvelope(refused.json, 400), refused.body)
+})

@@ -67,3 +67,13 @@ test('marketplace: JSON values of the wrong type are 400 (its validation status)
     }
   })
 })
+
+test('marketplace: a URL that is not valid percent-encoding is a 400 that does not echo the API key', async () => {
+  const m = await startMarketplace()
+  const mk = await m.key('ACME', 'merchant')
+  const res = await m.call(mk, 'GET', '/products/%E0%A4%A')
+  assert.equal(res.status, 400, res.body)
+  assert.ok(isErrorEnvelope(res.json, 400), res.body)
+  assert.ok(!res.body.includes(mk), res.body)
+  assert.match(res.json.Message, /\/v2\/products\/%E0%A4%A\?apikey=\[redacted\]/)
+})

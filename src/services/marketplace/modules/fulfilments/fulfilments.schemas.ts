@@ -47,7 +47,7 @@ export const BackorderView = Type.Object({
 export const CancellationBody = Type.Object({
   MerchantReference: Ref('unique reference of this cancellation'),
   ...OrderRefFields,
-  Reason: Type.Optional(Text(500)),
+  Reason: Type.Optional(Nullable(Text(500))),
   Lines: LinesOf(Type.Object({ ...LineRefFields, Quantity }))
 })
 export const CancellationView = Type.Object({
@@ -69,9 +69,9 @@ export const ShipmentBody = Type.Object({
   MerchantShipmentReference: Ref('unique reference of this shipment (or send MerchantReference)'),
   MerchantReference: Type.Optional(Ref("the 2016 clients' name for MerchantShipmentReference")),
   ...OrderRefFields,
-  TrackTraceNo: Type.Optional(Text(50)),
-  TrackTraceUrl: Type.Optional(Text(250)),
-  Method: Type.Optional(Text(50, 'carrier name')),
+  TrackTraceNo: Type.Optional(Nullable(Text(50))),
+  TrackTraceUrl: Type.Optional(Nullable(Text(250))),
+  Method: Type.Optional(Nullable(Text(50, 'carrier name'))),
   ShipmentMethod: Type.Optional(ShipmentMethod),
   ShipmentMethodId: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647 })),
   Lines: LinesOf(Type.Object({ ...LineRefFields, Quantity }))
@@ -105,8 +105,8 @@ export const ReturnBody = Type.Object({
   ...OrderRefFields,
   Status: Type.Optional(Enum(RETURN_STATUSES, 'default DECLARED')),
   Reason: Type.Optional(Enum(RETURN_REASONS, 'default OTHER')),
-  CustomerComment: Type.Optional(Text(2000)),
-  MerchantComment: Type.Optional(Text(2000)),
+  CustomerComment: Type.Optional(Nullable(Text(2000))),
+  MerchantComment: Type.Optional(Nullable(Text(2000))),
   RefundInclVat: Type.Optional(Money('refund including VAT')),
   RefundExclVat: Type.Optional(Money('refund excluding VAT')),
   Lines: LinesOf(Type.Object({ ...LineRefFields, Quantity, ...ReturnLineAmounts }))

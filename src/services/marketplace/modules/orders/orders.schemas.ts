@@ -3,20 +3,21 @@ import { DateTime, Enum, ExtraData, Money, Nullable, Rate, Ref, Text } from '../
 
 const GENDERS = ['MALE', 'FEMALE', 'NOT_APPLICABLE'] as const
 
+// The official OpenAPI marks the optional strings nullable: null is accepted and kept as null.
 const Address = Type.Object({
   Gender: Type.Optional(Enum(GENDERS)),
-  Salutation: Type.Optional(Text(50)),
-  CompanyName: Type.Optional(Text()),
-  FirstName: Type.Optional(Text()),
-  LastName: Type.Optional(Text()),
-  StreetName: Type.Optional(Text()),
-  HouseNr: Type.Optional(Text(50)),
-  HouseNrAddition: Type.Optional(Text(50)),
-  ZipCode: Type.Optional(Text(50)),
-  City: Type.Optional(Text()),
-  Region: Type.Optional(Text()),
-  CountryIso: Type.Optional(Type.String({ maxLength: 3, description: 'ISO 3166 country code' })),
-  Original: Type.Optional(Text(256, 'the address as the customer typed it (2016 clients)'))
+  Salutation: Type.Optional(Nullable(Text(50))),
+  CompanyName: Type.Optional(Nullable(Text())),
+  FirstName: Type.Optional(Nullable(Text())),
+  LastName: Type.Optional(Nullable(Text())),
+  StreetName: Type.Optional(Nullable(Text())),
+  HouseNr: Type.Optional(Nullable(Text(50))),
+  HouseNrAddition: Type.Optional(Nullable(Text(50))),
+  ZipCode: Type.Optional(Nullable(Text(50))),
+  City: Type.Optional(Nullable(Text())),
+  Region: Type.Optional(Nullable(Text())),
+  CountryIso: Type.Optional(Nullable(Type.String({ maxLength: 3, description: 'ISO 3166 country code' }))),
+  Original: Type.Optional(Nullable(Text(256, 'the address as the customer typed it (2016 clients)')))
 })
 
 export const PageQuery = Type.Object({
@@ -37,12 +38,12 @@ const CreateOrderLine = Type.Object({
 export const CreateOrderBody = Type.Object({
   ChannelReference: Ref("the channel's unique order number", 60),
   ChannelId: Type.Optional(Type.Integer({ description: 'ignored: the API key determines the channel' })),
-  ChannelCustomerReference: Type.Optional(Text()),
-  Phone: Type.Optional(Text(50)),
+  ChannelCustomerReference: Type.Optional(Nullable(Text())),
+  Phone: Type.Optional(Nullable(Text(50))),
   Email: Type.String({ minLength: 3, maxLength: 250, pattern: '^[^\\s@]+@[^\\s@]+$' }),
-  CompanyRegistrationNo: Type.Optional(Text(50)),
-  VatNo: Type.Optional(Text(50)),
-  PaymentMethod: Type.Optional(Text(100)),
+  CompanyRegistrationNo: Type.Optional(Nullable(Text(50))),
+  VatNo: Type.Optional(Nullable(Text(50))),
+  PaymentMethod: Type.Optional(Nullable(Text(100))),
   ShippingCostsInclVat: Type.Optional(Money('shipping costs including VAT')),
   CurrencyCode: Type.String({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217' }),
   OrderDate: Type.Optional(DateTime('when the customer ordered')),
@@ -50,7 +51,7 @@ export const CreateOrderBody = Type.Object({
   BillingAddress: Type.Optional(Address),
   ShippingAddress: Address,
   Lines: Type.Array(CreateOrderLine, { minItems: 1, maxItems: 500 }),
-  ExtraData: Type.Optional(ExtraData)
+  ExtraData: Type.Optional(Nullable(ExtraData))
 })
 
 const OrderLineView = Type.Object({

@@ -107,14 +107,15 @@ export function productViews(compat: MarketplaceCompat) {
   return { ProductResponseView, ProductChangesEnvelope, UpsertResponse: compat === 'g2' ? Single(ProductCreationResult) : null }
 }
 
+// Each list may be null (the official OpenAPI marks them nullable): the same as leaving it out.
 export const ProductDataAckBody = Type.Object({
-  Created: Type.Optional(Type.Array(Type.Object({
+  Created: Type.Optional(Nullable(Type.Array(Type.Object({
     MerchantReference: Type.Optional(Ref('MerchantProductReference of a product listed in ToBeCreated (or give its Id)')),
     Id: Type.Optional(Type.Integer({ minimum: 1, maximum: 9_007_199_254_740_991, description: 'the Id of a product listed in ToBeCreated (instead of MerchantReference)' })),
     ChannelReference: Ref("the channel's own reference for it (unique per channel)")
-  }), { maxItems: 10_000 })),
-  Updated: Type.Optional(Type.Array(Ref('a ChannelReference acknowledged earlier in Created'), { maxItems: 10_000 })),
-  Removed: Type.Optional(Type.Array(Ref('a ChannelReference acknowledged earlier in Created'), { maxItems: 10_000 }))
+  }), { maxItems: 10_000 }))),
+  Updated: Type.Optional(Nullable(Type.Array(Ref('a ChannelReference acknowledged earlier in Created'), { maxItems: 10_000 }))),
+  Removed: Type.Optional(Nullable(Type.Array(Ref('a ChannelReference acknowledged earlier in Created'), { maxItems: 10_000 })))
 })
 export const OfferView = Type.Object({
   ChannelProductReference: Type.String(),
