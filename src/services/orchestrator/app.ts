@@ -137,7 +137,8 @@ export async function buildOrchestratorApp(deps: OrchestratorAppDeps): Promise<O
     done()
   })
 
-  await app.register(healthRoutes({ version: deps.version, projectRoot, terminalEnabled: settings.terminalEnabled, clock: platform.clock }))
+  // No terminal transport is served yet (its routes answer 404), so health must not advertise one.
+  await app.register(healthRoutes({ version: deps.version, projectRoot, terminalEnabled: false, clock: platform.clock }))
   await app.register(controlRoutes({ engine, projectRoot }))
   await app.register(statusRoutes(state))
   await app.register(taskRoutes(state))

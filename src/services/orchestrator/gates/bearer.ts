@@ -1,5 +1,5 @@
 import { tokensEqual } from '../runtime/api-token.js'
-import { rawPathOf } from './paths.js'
+import { isApiPath, rawPathOf } from './paths.js'
 
 export interface AuthGateOptions {
   token: string | null
@@ -31,12 +31,13 @@ function queryToken(url: string): string | null {
 }
 
 /**
- * The bearer check for one request. Paths are compared as sent (undecoded), so an encoded
- * variant of an exempt or query-token path is simply not exempt.
+ * The bearer check for one request. Exempt and query-token paths are compared as sent
+ * (undecoded), so an encoded variant of one is simply not exempt; whether the gate applies at
+ * all is decided on the decoded path, so an encoded `/api/` is gated too.
  */
 export function checkBearer(options: AuthGateOptions, method: string, url: string, authorization: string | undefined): AuthDecision {
   const path = rawPathOf(url)
-  if (options.disabled || !path.startsWith('/api/') || EXEMPT_PATHS.has(path)) return { ok: true }
+  if (options.disabled || !isApiPath(url) || EXEMPT_PATHS.has(path)) return { ok: true }
   if (options.token === null) {
     return options.defaultDeny ? { ok: false, status: 401, error: NO_TOKEN_CONFIGURED } : { ok: true }
   }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { createErrorHandler, type ErrorFormatter } from '../../../core/http/plugins/error-shape.js'
-import { normalisedPathOf } from './paths.js'
+import { routedPathOf } from './paths.js'
 
 export const NOT_FOUND = 'Not found'
 export const METHOD_NOT_ALLOWED = 'Method not allowed'
@@ -63,9 +63,13 @@ export function trackRoutes(app: FastifyInstance) {
     for (const method of methods) known.methods.add(method.toUpperCase())
   })
   return {
-    /** Methods served at this path, sorted; empty when no route matches the path. */
+    /**
+     * Methods served at this path, sorted; empty when no route matches the path. The path is
+     * read as the router reads it, so a spelling the router does not match (`//api/status`,
+     * `/api%2Fstatus`) is a 404, not a 405 that names the very method used.
+     */
     allowedMethods(url: string): string[] {
-      const path = normalisedPathOf(url)
+      const path = routedPathOf(url)
       if (path === null) return []
       const methods = new Set<string>()
       for (const route of routes.values()) {

@@ -5,6 +5,27 @@ export function rawPathOf(url: string): string {
 }
 
 /**
+ * Whether the router may dispatch this URL to an `/api/` route. find-my-way percent-decodes the
+ * path before matching, so `/%61pi/status` is `/api/status` and must meet the same gates.
+ * Only ASCII escapes are decoded here (enough to spell `/api/`), so this never throws.
+ */
+export function isApiPath(url: string): boolean {
+  return rawPathOf(url).replace(/%([0-7][0-9a-fA-F])/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))).startsWith('/api/')
+}
+
+/**
+ * The path as find-my-way matches it: decoded like decodeURI (reserved escapes such as %2F stay
+ * encoded), slashes kept as sent. null when it cannot be decoded.
+ */
+export function routedPathOf(url: string): string | null {
+  try {
+    return decodeURI(rawPathOf(url))
+  } catch {
+    return null
+  }
+}
+
+/**
  * The path as the router sees it (percent-decoded, no trailing slash), so `/api/%73tart` or
  * `/api/start/` cannot slip past a rule written for `/api/start`. null when it cannot be decoded.
  */
@@ -26,7 +47,19 @@ export function rewriteV1Url(url: string): string {
   return url
 }
 
-/** Fastify's `rewriteUrl` constructor option. */
+/**
+ * An absolute-form target (`GET http://host/api/x`, as sent to proxies) as its origin form. The
+ * router strips the origin itself; doing it before the gates makes them read the path it routes.
+ */
+export function originFormOf(url: string): string {
+  if (url.startsWith('/')) return url
+  const origin = /^https?:\/\/[^/?#]*/i.exec(url)
+  if (!origin) return url
+  const rest = url.slice(origin[0].length)
+  return rest.startsWith('/') ? rest : `/${rest}`
+}
+
+/** Fastify's `rewriteUrl` constructor option: origin form first, then the v1 alias. */
 export function rewriteV1Request(request: { url?: string | undefined }): string {
-  return rewriteV1Url(request.url ?? '/')
+  return rewriteV1Url(originFormOf(request.url ?? '/'))
 }

@@ -3,7 +3,7 @@ import { isLoopbackAddress } from '../runtime/loopback.js'
 import { checkBearer, type AuthGateOptions } from './bearer.js'
 import { isControlMutation, CONTROL_MUTATION_REFUSAL } from './control.js'
 import { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, resolveCorsOrigin } from './cors.js'
-import { rawPathOf } from './paths.js'
+import { isApiPath } from './paths.js'
 import { createSlidingWindowLimiter } from './rate-limiter.js'
 
 export interface GatesOptions {
@@ -35,7 +35,7 @@ export function registerGates(app: FastifyInstance, options: GatesOptions): void
   const exemptLoopback = options.rateLimit.exemptLoopback ?? true
 
   app.addHook('onRequest', async (request, reply) => {
-    if (!rawPathOf(request.url).startsWith('/api/')) return
+    if (!isApiPath(request.url)) return
     const address = remoteAddressOf(request)
     if (exemptLoopback && isLoopbackAddress(address)) return
     const decision = limiter.hit(address ?? 'unknown')

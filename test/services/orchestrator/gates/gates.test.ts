@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import http from 'node:http'
 import { after, before, describe, test } from 'node:test'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { registerGates, type GatesOptions } from '../../../../src/services/orchestrator/gates/register-gates.js'
@@ -81,6 +82,29 @@ describe('gates over HTTP', () => {
     assert.equal((await call(served.base, '/api/%68ealth')).status, 401)
     // Unknown /api paths are behind the gate too (no route discovery without a token).
     assert.equal((await call(served.base, '/api/nothing-here')).status, 401)
+    // The router decodes the path, so a percent-encoded /api/ prefix is gated like the plain one.
+    for (const path of ['/%61pi/status', '/%61%70%69/status', '/ap%69/events?token=wrong']) {
+      assert.deepEqual(await call(served.base, path).then((r) => [r.status, r.body]), [401, { error: 'authentication required' }], path)
+    }
+    assert.deepEqual((await call(served.base, '/%61pi/status', { headers: auth })).body, { ok: true })
+  })
+
+  test('absolute-form request targets (proxy style) meet the same gates as their path', async () => {
+    // fetch cannot send `GET http://host/path`; node:http sends the path as given.
+    const absolute = (target: string, headers: Record<string, string> = {}, method = 'GET') => new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const { port } = new URL(served.base)
+      const request = http.request({ host: '127.0.0.1', port, path: target, headers, method }, (response) => {
+        let body = ''
+        response.setEncoding('utf8').on('data', (chunk: string) => { body += chunk }).on('end', () => resolve({ status: response.statusCode ?? 0, body }))
+      })
+      request.on('error', reject).end()
+    })
+    for (const target of ['http://evil.example/api/status', 'HTTP://evil.example/%61pi/status', 'http://evil.example/api/v1/status']) {
+      assert.deepEqual(await absolute(target), { status: 401, body: '{"error":"authentication required"}' }, target)
+    }
+    assert.deepEqual(await absolute('http://evil.example/api/status', auth), { status: 200, body: '{"ok":true}' })
+    assert.equal((await absolute('http://evil.example/health')).status, 200)
+    assert.equal((await absolute('http://evil.example/api/start', auth, 'POST')).status, 403)
   })
 
   test('?token= only for GET/HEAD on the stream routes', async () => {
@@ -163,6 +187,13 @@ describe('gates over HTTP', () => {
     assert.equal(wrongMethod.status, 405)
     assert.deepEqual(wrongMethod.body, { error: 'Method not allowed' })
     assert.match(wrongMethod.headers.get('allow') ?? '', /GET/)
+    // Spellings the router does not match are unknown paths, not a 405 naming the method used.
+    for (const path of ['//api/status', '/api%2Fstatus']) {
+      for (const method of ['GET', 'DELETE']) {
+        const unmatched = await call(served.base, path, { method, headers: auth })
+        assert.deepEqual([unmatched.status, unmatched.body, unmatched.headers.get('allow')], [404, { error: 'Not found' }, null], `${method} ${path}`)
+      }
+    }
     const withParam = await call(served.base, '/api/kill/abc', { method: 'GET', headers: auth })
     assert.equal(withParam.status, 405)
     assert.equal(withParam.headers.get('allow'), 'POST')
@@ -208,6 +239,8 @@ describe('gates for a non-loopback peer (socket address given to inject)', () =>
     // Limited before authentication: even a request without a token gets 429.
     assert.equal((await from('203.0.113.5', '/api/status', {})).statusCode, 429)
     assert.equal((await from('203.0.113.5', '/health', {})).statusCode, 200)
+    // An encoded /api/ prefix reaches the same routes, so it is limited too.
+    assert.equal((await from('203.0.113.5', '/%61pi/status')).statusCode, 429)
     assert.equal((await from('198.51.100.7')).statusCode, 200)
     // The loopback exemption is the socket address, and ::ffff:127.0.0.1 is loopback too.
     for (let i = 0; i < 5; i++) assert.equal((await from('::ffff:127.0.0.1')).statusCode, 200)

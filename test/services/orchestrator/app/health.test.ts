@@ -1,0 +1,19 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { startOrchestrator } from '../../../helpers/orchestrator.js'
+
+test('health: loopback callers get version, pid, project and a terminal capability that matches the served routes', async () => {
+  const orch = await startOrchestrator()
+  for (const url of ['/health', '/api/health', '/api/v1/health']) {
+    const health = await orch.call('GET', url, undefined, { authorization: '' })
+    assert.equal(health.status, 200, url)
+    assert.deepEqual(Object.keys(health.json).sort(), ['pid', 'projectRoot', 'status', 'terminalEnabled', 'timestamp', 'version'], url)
+    assert.equal(health.json.pid, process.pid)
+    assert.equal(health.json.projectRoot, orch.project.root)
+    // A client that sees terminalEnabled: true goes on to the terminal routes; they must exist.
+    const terminal = await orch.call('GET', '/api/terminal/token')
+    assert.equal(health.json.terminalEnabled, terminal.status !== 404, `${url}: terminal routes answer ${terminal.status}`)
+  }
+  const remote = await orch.app.inject({ url: '/api/health', remoteAddress: '203.0.113.9' })
+  assert.deepEqual(Object.keys(remote.json()).sort(), ['status', 'timestamp'])
+})
