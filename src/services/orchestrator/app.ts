@@ -113,7 +113,8 @@ export async function buildOrchestratorApp(deps: OrchestratorAppDeps): Promise<O
     notFound: (request, reply) => (table.routes ? notFoundHandler(table.routes)(request, reply) : reply.code(404).send({ error: 'Not found' }))
   })
   table.routes = trackRoutes(app)
-  securityHeaders(app)
+  // The reference server's JSON headers, HSTS included (browsers ignore it over plain HTTP).
+  securityHeaders(app, { hstsMaxAgeSeconds: 31_536_000, xssProtectionOff: true })
   requestLog(app)
   registerGates(app, {
     auth: { token: token.token, disabled: token.disabled, defaultDeny: token.defaultDeny },

@@ -17,3 +17,16 @@ test('health: loopback callers get version, pid, project and a terminal capabili
   const remote = await orch.app.inject({ url: '/api/health', remoteAddress: '203.0.113.9' })
   assert.deepEqual(Object.keys(remote.json()).sort(), ['status', 'timestamp'])
 })
+
+test('JSON answers carry the reference security headers, HSTS and X-XSS-Protection: 0 included', async () => {
+  const orch = await startOrchestrator()
+  for (const url of ['/health', '/api/status', '/api/no-such-route']) {
+    const response = await orch.app.inject({ url, headers: { authorization: `Bearer ${orch.token}` } })
+    assert.match(String(response.headers['content-type']), /^application\/json/, url)
+    assert.equal(response.headers['x-content-type-options'], 'nosniff', url)
+    assert.equal(response.headers['x-frame-options'], 'DENY', url)
+    assert.equal(response.headers['content-security-policy'], "default-src 'none'; frame-ancestors 'none'", url)
+    assert.equal(response.headers['strict-transport-security'], 'max-age=31536000; includeSubDomains', url)
+    assert.equal(response.headers['x-xss-protection'], '0', url)
+  }
+})
