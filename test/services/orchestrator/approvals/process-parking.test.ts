@@ -56,6 +56,9 @@ test('a parked submission is an ordinary approval request: listed by GET /api/ap
   assert.equal((await orch.call('GET', `/api/missions/${parked.missionId}`)).json.status, 'completed')
   const rpcView = (await rpc(orch, 'approval.list', { scopeId: parked.executionId })).json.result.approvals
   assert.deepEqual(rpcView.map((a: any) => [a.id, a.category, a.decision.channel]), [[parked.approvalId, 'approved', 'api']])
+  // Each RPC entry also carries the request as GET /api/approvals serialises it (reference §5.3).
+  const httpEntry = (await orch.call('GET', `/api/approvals/${parked.approvalId}`)).json
+  assert.deepEqual(rpcView[0].request, httpEntry.request)
   const again = await rpc(orch, 'approval.decide', { requestId: parked.approvalId, decision: 'deny' })
   assert.deepEqual([again.json.error.code, again.json.error.data.category], ['CONFLICT', 'approved'])
 })

@@ -35,6 +35,19 @@ test('a permission request is recorded pending with masked arguments; the raw on
   assert.ok(fs.readFileSync(rawFile, 'utf8').includes(SECRET))
 })
 
+test('a permission request whose input nests deeper than 64 levels is a 400 and records nothing', async () => {
+  const orch = await startWithApprovals()
+  // Written as text: the client's own JSON.stringify would overflow on it (the server's parser does not).
+  const payload = `{"toolName":"Bash","input":${'{"a":['.repeat(2500)}{"command":"ls"}${']}'.repeat(2500)}}`
+  const deep = await orch.app.inject({ method: 'POST', url: '/api/approvals/requests', payload, headers: { authorization: `Bearer ${orch.token}`, 'content-type': 'application/json' } })
+  assert.deepEqual([deep.statusCode, deep.json()], [400, { error: 'body/input must not nest deeper than 64 levels' }])
+  assert.equal((await orch.call('GET', '/api/approvals/history')).json.pagination.total, 0)
+  assert.deepEqual((await orch.call('GET', '/api/approvals')).json.pending, [])
+  let ok: Record<string, unknown> = { command: 'ls' }
+  for (let i = 0; i < 60; i++) ok = { a: ok }
+  assert.equal((await orch.call('POST', '/api/approvals/requests', { toolName: 'Bash', input: ok })).status, 201)
+})
+
 test('reads: 400 for a malformed id, 404 for an unknown one, history filters and paginates', async () => {
   const orch = await startWithApprovals()
   assert.equal((await orch.call('GET', '/api/approvals/nope')).status, 400)
@@ -80,6 +93,9 @@ test('decisions are attributable and idempotent: same key and body → same answ
   assert.equal((await decide(orch, request.id, { decision: 'allow' }, null)).status, 400)
   assert.equal((await decide(orch, request.id, { decision: 'maybe' }, 'k1')).status, 400)
   assert.equal((await decide(orch, request.id, { reason: 'no decision' }, 'k1')).status, 400)
+  // The body is strict: an unknown field is refused, not stripped and decided.
+  const extra = await decide(orch, request.id, { decision: 'allow', decidedBy: 'someone-else' }, 'k1')
+  assert.deepEqual([extra.status, extra.json.error], [400, 'body must NOT have additional properties: decidedBy'])
   assert.equal((await decide(orch, 'apr_unknown123', { decision: 'allow' }, 'k1')).status, 404)
   assert.equal((await orch.call('GET', `/api/approvals/${request.id}`)).json.category, 'pending')
 

@@ -9,6 +9,11 @@ import {
 } from './approvals.schemas.js'
 
 const tags = ['approvals']
+const DECISION_FIELDS = new Set(Object.keys(DecisionBody.properties))
+
+function unknownFields(body: unknown, known: ReadonlySet<string>): string[] {
+  return body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body).filter((key) => !known.has(key)) : []
+}
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/
 const DEFAULT_WAIT_SECONDS = 25
 
@@ -72,6 +77,9 @@ export function approvalRoutes(options: ApprovalRoutesOptions) {
       preValidation: async (request) => {
         assertApprovalId(request.params.id)
         if (!options.apiDecideEnabled()) throw orchestratorError('ORCH_APPROVAL_API_DECIDE_OFF')
+        // The body is strict (schema validation would only strip an unknown field and decide anyway).
+        const unknown = unknownFields(request.body, DECISION_FIELDS)
+        if (unknown.length > 0) throw orchestratorError('VALIDATION_FAILED', `body must NOT have additional properties: ${unknown.join(', ')}`)
       },
       schema: {
         tags, summary: 'Decide a pending request (approval.api_decide must be on; Idempotency-Key required)',

@@ -6,7 +6,7 @@ import {
 } from './contract.js'
 import { CURSOR_PREFIX, DETAIL_PREFIX, type TokenSealer } from './opaque-token.js'
 import { assemblePage, candidateDigestOf, entryWire, type AssembledPage } from './page.js'
-import { parseMemoryQuery, type MemoryQueryParams } from './query.js'
+import { parseMemoryQuery, type MemoryQueryParams, type QueryValue } from './query.js'
 
 export interface MemoryReadDeps {
   repository: MemoryRepository
@@ -92,8 +92,8 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
     return available
   }
 
-  async function detail(scope: MemoryScope, consumer: MemoryConsumer, v: string | undefined, ref: string | undefined): Promise<MemoryDetailView> {
-    if (v !== '1' || ref === undefined || ref === '') return hold('INVALID_REQUEST', consumer, scope)
+  async function detail(scope: MemoryScope, consumer: MemoryConsumer, v: QueryValue | undefined, ref: QueryValue | undefined): Promise<MemoryDetailView> {
+    if (v !== '1' || typeof ref !== 'string' || ref === '') return hold('INVALID_REQUEST', consumer, scope)
     const payload = sealer.open(DETAIL_PREFIX, ref)
     if (!payload || payload.schemaVersion !== MEMORY_SCHEMA_VERSION || payload.consumer !== consumer || payload.scopeDigest !== digestOf(scope) || !isInteger(payload.id)) {
       return hold('DETAIL_REFERENCE_INVALID', consumer, scope)
@@ -110,8 +110,8 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
   }
 
   /** The array answer of `GET /api/memory/search?q=` (no `v`): entries on success, never an empty array for a held or failed read. */
-  async function legacySearch(scope: MemoryScope, q: string | undefined): Promise<LegacySearchOutcome> {
-    if (q === undefined || q.trim() === '') return { kind: 'ok', items: [] }
+  async function legacySearch(scope: MemoryScope, q: QueryValue | undefined): Promise<LegacySearchOutcome> {
+    if (q === undefined || (typeof q === 'string' && q.trim() === '')) return { kind: 'ok', items: [] }
     const view = await search(scope, 'api', { v: '1', q })
     if (view.state === 'HOLD') return view.reasonCode === 'QUERY_FAILED' ? { kind: 'unavailable' } : { kind: 'held', view }
     if (view.state === 'ABSENT') return { kind: 'ok', items: [] }

@@ -5,7 +5,7 @@ import { MEMORY_SCHEMA_VERSION, type MemoryConsumer } from './contract.js'
 import type { MemoryReadService } from './memory-read.service.js'
 import * as schemas from './memory.schemas.js'
 import { memoryScopeOf, type VerifiedPrincipal } from './principal.js'
-import type { MemoryQueryParams } from './query.js'
+import type { MemoryQueryParams, QueryValue } from './query.js'
 import { projectionText } from './render.js'
 
 export interface MemoryRouteDeps {
@@ -38,7 +38,7 @@ export function memoryRoutes({ reads, principalOf }: MemoryRouteDeps) {
       return reply.code(orchestratorErrors.ORCH_MEMORY_UNAVAILABLE.status).send({ error: 'QUERY_FAILED' })
     })
 
-    app.get<{ Querystring: { v?: string; ref?: string } }>('/api/memory/detail', {
+    app.get<{ Querystring: { v?: QueryValue; ref?: QueryValue } }>('/api/memory/detail', {
       schema: { tags, summary: 'The complete entry of one detail reference, revalidated against the caller\'s scope (AVAILABLE or a typed HOLD)', querystring: schemas.DetailQuery, response: { 200: schemas.DetailBody } }
     }, async (request) => {
       const scope = memoryScopeOf(principalOf(request))

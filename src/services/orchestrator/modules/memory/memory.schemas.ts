@@ -51,7 +51,8 @@ export const DetailBody = Type.Object({ schemaVersion: Type.Literal(1), detail: 
 
 export const ProjectionBody = Type.Object({ content: Type.String(), schemaVersion: Type.Literal(1), view: ReadView })
 
-const Param = (description: string) => Type.Optional(Type.String({ description }))
+// A repeated parameter arrives as an array; the read answers it with a HOLD, so it must pass validation.
+const Param = (description: string) => Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())], { description }))
 export const SearchQuery = Type.Object({
   v: Param('1 for the versioned view; absent for the legacy array'),
   q: Param('words to match (full-text; letters and digits)'),

@@ -1,16 +1,23 @@
 import type { MemorySearchFilter } from '../../state/memory.repository.js'
 
-/** The raw v1 query parameters, as strings (validated here so a bad one is a HOLD, not a 400). */
+/** A query parameter as it arrives: a string, or an array when it was repeated (`?limit=1&limit=2`). */
+export type QueryValue = string | string[]
+
+/** The raw v1 query parameters (validated here so a bad one is a HOLD, not a 400). */
 export interface MemoryQueryParams {
-  v?: string
-  q?: string
-  type?: string
-  status?: string
-  sprint_min?: string
-  mode?: string
-  limit?: string
-  cursor?: string
+  v?: QueryValue
+  q?: QueryValue
+  type?: QueryValue
+  status?: QueryValue
+  sprint_min?: QueryValue
+  mode?: QueryValue
+  limit?: QueryValue
+  cursor?: QueryValue
 }
+
+type SingleParams = { [K in keyof MemoryQueryParams]?: string }
+// Only these are read; any other parameter is ignored, repeated or not (no parameter selects a scope).
+const KNOWN_PARAMS: ReadonlyArray<keyof MemoryQueryParams> = ['v', 'q', 'type', 'status', 'sprint_min', 'mode', 'limit', 'cursor']
 
 export interface ParsedMemoryQuery { filter: MemorySearchFilter; limit: number | null; cursor: string | null }
 
@@ -40,8 +47,15 @@ function nonNegativeInteger(value: string | undefined, positive: boolean): numbe
   return Number(value)
 }
 
-/** The filter of a v1 read, or null when a parameter is invalid (→ HOLD INVALID_REQUEST). A bare `?v=1` matches every entry. */
-export function parseMemoryQuery(params: MemoryQueryParams): ParsedMemoryQuery | null {
+/**
+ * The filter of a v1 read, or null when a parameter is invalid (→ HOLD INVALID_REQUEST): a `v`
+ * other than 1, a malformed value, or a repeated parameter (it has no one value). A bare `?v=1`
+ * matches every entry.
+ */
+export function parseMemoryQuery(raw: MemoryQueryParams): ParsedMemoryQuery | null {
+  if (KNOWN_PARAMS.some((name) => Array.isArray(raw[name]))) return null
+  const params = raw as SingleParams
+  if (params.v !== '1') return null
   const q = params.q ?? ''
   if (q.length > MAX_QUERY_CHARS) return null
   const terms = searchTerms(q)

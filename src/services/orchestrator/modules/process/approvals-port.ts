@@ -34,6 +34,8 @@ export interface ApprovalEntry {
   createdAt: string
   expiresAt: string
   decision: { decision: ApprovalDecision; decidedBy: string; reason: string; decidedAt: string; channel: string } | null
+  /** The masked request as `GET /api/approvals` serialises it (the reference's RPC entries carry it). */
+  request: ApprovalEntryView['request']
 }
 
 export type DecideOutcome =
@@ -56,7 +58,8 @@ function entryOf(view: ApprovalEntryView): ApprovalEntry {
   return {
     id: r.id, category: view.category, effect: view.effect, scopeId: r.scopeId, summary: r.summary, risk: r.risk,
     maskedArgs: r.maskedArgs as Record<string, unknown>, createdAt: r.createdAt, expiresAt: r.expiresAt,
-    decision: d ? { decision: d.decision as ApprovalDecision, decidedBy: d.decidedBy, reason: d.reason, decidedAt: d.decidedAt, channel: d.channel } : null
+    decision: d ? { decision: d.decision as ApprovalDecision, decidedBy: d.decidedBy, reason: d.reason, decidedAt: d.decidedAt, channel: d.channel } : null,
+    request: r
   }
 }
 
