@@ -3,6 +3,7 @@ import net from 'node:net'
 import { test } from 'node:test'
 import pino from 'pino'
 import { createServer } from '../../src/core/http/server.js'
+import { corsPolicy } from '../../src/core/http/plugins/cors.js'
 import type { ErrorFormatter } from '../../src/core/http/plugins/error-shape.js'
 
 const shape: ErrorFormatter = (error, request) => ({ statusCode: error.statusCode, body: { problem: error.message, status: error.statusCode, id: request.id } })
@@ -54,4 +55,25 @@ test('createServer: a service may rewrite URLs and answer unknown routes itself'
   assert.equal(missing.statusCode, 404)
   assert.deepEqual(missing.json(), { error: 'Not found' })
   await app.close()
+})
+
+test('createServer: a known path with another method is 405 with Allow; unknown paths (also under a CORS catch-all) stay 404', async (t) => {
+  const app = createServer({ logger: pino({ level: 'silent' }), errorFormatter: shape })
+  await corsPolicy(app, { origin: '*' })
+  app.get('/items/:id', async () => ({ ok: true }))
+  app.post('/items', async () => ({ ok: true }))
+  app.delete('/items/:id', async () => null)
+  t.after(() => app.close())
+
+  const wrong = await app.inject({ method: 'PUT', url: '/items/7?apikey=secret-value' })
+  assert.equal(wrong.statusCode, 405)
+  assert.equal(wrong.headers.allow, 'DELETE, GET, HEAD')
+  assert.equal(wrong.json().problem, 'PUT is not allowed on /items/7; allowed: DELETE, GET, HEAD')
+  assert.equal((await app.inject({ method: 'GET', url: '/items' })).headers.allow, 'POST')
+  for (const url of ['/nope', '/items/7/deeper', '//items/7', '/items%2F7']) {
+    const missing = await app.inject({ method: 'PUT', url })
+    assert.equal(missing.statusCode, 404, url)
+    assert.equal(missing.headers.allow, undefined, url)
+  }
+  assert.equal((await app.inject({ method: 'GET', url: '/items/7' })).statusCode, 200)
 })

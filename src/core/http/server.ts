@@ -7,6 +7,7 @@ import { clientErrorHandler, createErrorHandler, defaultErrorFormatter, type Err
 import { capConnectionsPerClient } from './plugins/connection-limit.js'
 import { allowEmptyJsonBodies } from './json-body.js'
 import { redactUrl } from './redact-url.js'
+import { rawPathOf, trackRoutes } from './route-table.js'
 import { splitCoercionValidators } from './validation.js'
 
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>
@@ -51,8 +52,12 @@ export interface CreateServerOptions {
   validationCode?: string
   /** Request body limit in bytes (default 1 MiB). */
   bodyLimit?: number
-  /** Answer for requests no route matches (default: ROUTE_NOT_FOUND in the service's shape). */
-  notFound?: (request: FastifyRequest, reply: FastifyReply) => unknown
+  /**
+   * Answer for requests no route matches; `allowedMethods` lists the methods served at the path
+   * (empty for an unknown path). Default: 405 METHOD_NOT_ALLOWED with Allow, else 404
+   * ROUTE_NOT_FOUND, in the service's shape.
+   */
+  notFound?: (request: FastifyRequest, reply: FastifyReply, allowedMethods: string[]) => unknown
   connections?: ConnectionLimits
   fastify?: ServerTuning
 }
@@ -106,10 +111,15 @@ export function createServer(options: CreateServerOptions): App {
   allowEmptyJsonBodies(app)
 
   app.setErrorHandler(handleError)
-  const notFound = options.notFound ?? ((request: FastifyRequest) => {
-    throw commonError('ROUTE_NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`)
+  const routes = trackRoutes(app)
+  const notFound = options.notFound ?? ((request: FastifyRequest, _reply: FastifyReply, allowed: string[]) => {
+    const path = redactUrl(rawPathOf(request.url))
+    if (allowed.length > 0) {
+      throw commonError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, { headers: { allow: allowed.join(', ') } })
+    }
+    throw commonError('ROUTE_NOT_FOUND', `No route for ${request.method} ${path}`)
   })
-  app.setNotFoundHandler((request, reply) => notFound(request, reply))
+  app.setNotFoundHandler((request, reply) => notFound(request, reply, routes.allowedMethods(request.url)))
   return app
 }
 

@@ -12,7 +12,7 @@ import { idMaker, randomBase36 } from './ids.js'
 import { createEngineService, type EngineService } from './engine/engine.service.js'
 import { createRunControl, type RunControl } from './engine/reconcile.js'
 import type { EnginePlatform } from './engine/types.js'
-import { notFoundHandler, orchestratorErrorFormatter, registerGates, rewriteV1Request, trackRoutes, type RouteTable } from './gates/index.js'
+import { orchestratorErrorFormatter, orchestratorNotFound, registerGates, rewriteV1Request } from './gates/index.js'
 import { controlRoutes } from './modules/control/control.routes.js'
 import { gitRoutes } from './modules/git/git.routes.js'
 import { healthRoutes } from './modules/health/health.routes.js'
@@ -102,17 +102,14 @@ export async function buildOrchestratorApp(deps: OrchestratorAppDeps): Promise<O
 
   const controlMutations = () => settings.controlMutations || loadProjectConfig(projectRoot).config.api.control_mutations
 
-  // The not-found answer needs the route table, which is filled as routes register below.
-  const table: { routes?: RouteTable } = {}
   const app = createServer({
     logger: deps.logger,
     errorFormatter: orchestratorErrorFormatter,
     fastify: { rewriteUrl: rewriteV1Request },
     // Dashboards and CLIs hold SSE streams open, all from loopback: the per-address cap must allow many.
     connections: { maxConnectionsPerClient: 4096 },
-    notFound: (request, reply) => (table.routes ? notFoundHandler(table.routes)(request, reply) : reply.code(404).send({ error: 'Not found' }))
+    notFound: orchestratorNotFound
   })
-  table.routes = trackRoutes(app)
   // The reference server's JSON headers, HSTS included (browsers ignore it over plain HTTP).
   securityHeaders(app, { hstsMaxAgeSeconds: 31_536_000, xssProtectionOff: true })
   requestLog(app)

@@ -132,6 +132,10 @@ test('unknown routes answer JSON 404; CORS allows loopback origins by default', 
   assert.equal(missing.statusCode, 404)
   assert.match(String(missing.headers['content-type']), /application\/json/)
   assert.equal(JSON.parse(missing.body).code, 'ROUTE_NOT_FOUND')
+  const wrongMethod = await f.app.inject({ method: 'DELETE', url: '/feed/posts' })
+  assert.equal(wrongMethod.statusCode, 405)
+  assert.equal(JSON.parse(wrongMethod.body).code, 'METHOD_NOT_ALLOWED')
+  assert.equal(wrongMethod.headers.allow, 'GET, HEAD')
   const preflight = await f.app.inject({
     method: 'OPTIONS', url: '/feed/posts',
     headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' }

@@ -77,3 +77,16 @@ test('marketplace: a URL that is not valid percent-encoding is a 400 that does n
   assert.ok(!res.body.includes(mk), res.body)
   assert.match(res.json.Message, /\/v2\/products\/%E0%A4%A\?apikey=\[redacted\]/)
 })
+
+test('marketplace: a known path with another method is 405 with Allow in the envelope; an unknown one 404', async () => {
+  const m = await startMarketplace()
+  const mk = await m.key('ACME', 'merchant')
+  const wrong = await m.app.inject({ method: 'PUT', url: `${MARKETPLACE_PREFIX}/orders/new?apikey=${encodeURIComponent(mk)}` })
+  assert.equal(wrong.statusCode, 405, wrong.body)
+  assert.ok(isErrorEnvelope(wrong.json(), 405), wrong.body)
+  assert.equal(wrong.headers.allow, 'GET, HEAD')
+  assert.ok(!wrong.body.includes(mk), wrong.body)
+  const unknown = await m.app.inject({ method: 'PUT', url: `${MARKETPLACE_PREFIX}/no-such-thing?apikey=${encodeURIComponent(mk)}` })
+  assert.equal(unknown.statusCode, 404, unknown.body)
+  assert.equal(unknown.headers.allow, undefined)
+})

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { createErrorHandler, type ErrorFormatter } from '../../../core/http/plugins/error-shape.js'
-import { routedPathOf } from './paths.js'
+import type { RouteTable } from '../../../core/http/route-table.js'
 
 export const NOT_FOUND = 'Not found'
 export const METHOD_NOT_ALLOWED = 'Method not allowed'
@@ -30,69 +30,15 @@ export function registerErrorShape(app: FastifyInstance): void {
   app.setErrorHandler(createErrorHandler(orchestratorErrorFormatter))
 }
 
-interface KnownRoute {
-  pattern: RegExp
-  methods: Set<string>
-}
-
-function patternToRegExp(url: string): RegExp {
-  const source = url
-    .split('/')
-    .map((segment) => {
-      if (segment === '*') return '.*'
-      if (segment.startsWith(':')) return '[^/]+'
-      return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-    })
-    .join('/')
-  return new RegExp(`^${source}/?$`)
-}
-
-/**
- * Remembers every route registered after this call (onRoute), so an unmatched request can be
- * told apart: a known path with another method (405 with Allow) or an unknown path (404).
- */
-export function trackRoutes(app: FastifyInstance) {
-  const routes = new Map<string, KnownRoute>()
-  app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method]
-    let known = routes.get(route.url)
-    if (!known) {
-      known = { pattern: patternToRegExp(route.url), methods: new Set() }
-      routes.set(route.url, known)
-    }
-    for (const method of methods) known.methods.add(method.toUpperCase())
-  })
-  return {
-    /**
-     * Methods served at this path, sorted; empty when no route matches the path. The path is
-     * read as the router reads it, so a spelling the router does not match (`//api/status`,
-     * `/api%2Fstatus`) is a 404, not a 405 that names the very method used.
-     */
-    allowedMethods(url: string): string[] {
-      const path = routedPathOf(url)
-      if (path === null) return []
-      const methods = new Set<string>()
-      for (const route of routes.values()) {
-        if (route.pattern.test(path)) for (const method of route.methods) methods.add(method)
-      }
-      return [...methods].sort()
-    }
+/** 405 `{error}` with Allow for a known path (`allowed` lists its methods), else 404 `{error}` (createServer's `notFound`). */
+export function orchestratorNotFound(_request: FastifyRequest, reply: FastifyReply, allowed: string[]) {
+  if (allowed.length > 0) {
+    return reply.code(405).header('allow', allowed.join(', ')).type('application/json; charset=utf-8').send({ error: METHOD_NOT_ALLOWED })
   }
-}
-export type RouteTable = ReturnType<typeof trackRoutes>
-
-/** 405 `{error}` with Allow for a known path, else 404 `{error}` (for createServer's `notFound`). */
-export function notFoundHandler(routes: RouteTable) {
-  return (request: FastifyRequest, reply: FastifyReply) => {
-    const allowed = routes.allowedMethods(request.url)
-    if (allowed.length > 0) {
-      return reply.code(405).header('allow', allowed.join(', ')).type('application/json; charset=utf-8').send({ error: METHOD_NOT_ALLOWED })
-    }
-    return reply.code(404).type('application/json; charset=utf-8').send({ error: NOT_FOUND })
-  }
+  return reply.code(404).type('application/json; charset=utf-8').send({ error: NOT_FOUND })
 }
 
 /** Installs the 405/404 answers on an instance not built by core's createServer. */
 export function registerNotFound(app: FastifyInstance, routes: RouteTable): void {
-  app.setNotFoundHandler(notFoundHandler(routes))
+  app.setNotFoundHandler((request, reply) => orchestratorNotFound(request, reply, routes.allowedMethods(request.url)))
 }

@@ -1,8 +1,7 @@
-/** The path part of a request URL, exactly as sent (no decoding): exemptions compare against this. */
-export function rawPathOf(url: string): string {
-  const end = url.search(/[?#]/)
-  return end === -1 ? url : url.slice(0, end)
-}
+import { rawPathOf } from '../../../core/http/route-table.js'
+
+// Exemptions compare the path exactly as sent (no decoding).
+export { rawPathOf } from '../../../core/http/route-table.js'
 
 /**
  * Whether the router may dispatch this URL to an `/api/` route. find-my-way percent-decodes the
@@ -11,18 +10,6 @@ export function rawPathOf(url: string): string {
  */
 export function isApiPath(url: string): boolean {
   return rawPathOf(url).replace(/%([0-7][0-9a-fA-F])/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))).startsWith('/api/')
-}
-
-/**
- * The path as find-my-way matches it: decoded like decodeURI (reserved escapes such as %2F stay
- * encoded), slashes kept as sent. null when it cannot be decoded.
- */
-export function routedPathOf(url: string): string | null {
-  try {
-    return decodeURI(rawPathOf(url))
-  } catch {
-    return null
-  }
 }
 
 /**

@@ -4,7 +4,8 @@ import { after, before, describe, test } from 'node:test'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { registerGates, type GatesOptions } from '../../../../src/services/orchestrator/gates/register-gates.js'
 import { rewriteV1Request } from '../../../../src/services/orchestrator/gates/paths.js'
-import { registerErrorShape, registerNotFound, trackRoutes } from '../../../../src/services/orchestrator/gates/errors.js'
+import { registerErrorShape, registerNotFound } from '../../../../src/services/orchestrator/gates/errors.js'
+import { trackRoutes } from '../../../../src/core/http/route-table.js'
 
 const TOKEN = 'test-token-0123456789abcdefghijklmnop'
 const GOVERNED_POSTS = [
