@@ -77,3 +77,14 @@ test('createServer: a known path with another method is 405 with Allow; unknown 
   }
   assert.equal((await app.inject({ method: 'GET', url: '/items/7' })).statusCode, 200)
 })
+
+test('createServer: an over-long path parameter is 414 in the service\'s shape without quoting the parameter', async (t) => {
+  const app = createServer({ logger: pino({ level: 'silent' }), errorFormatter: shape })
+  app.get('/keys/:key', async () => ({ ok: true }))
+  t.after(() => app.close())
+  const secret = `mk_${'s'.repeat(600)}`
+  const res = await app.inject({ url: `/keys/${secret}` })
+  assert.equal(res.statusCode, 414)
+  assert.equal(res.json().problem, 'A path segment is longer than 512 characters.')
+  assert.ok(!res.body.includes('sssss'))
+})

@@ -65,6 +65,7 @@ export interface CreateServerOptions {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
 export const ONE_MIB = 1024 * 1024
+const MAX_PARAM_LENGTH = 512
 
 /**
  * The Fastify instance every service starts from: request ids, body limit, strict validation of
@@ -84,12 +85,14 @@ export function createServer(options: CreateServerOptions): App {
     frameworkErrors: (error, request, reply) => {
       // Fastify's bad-URL message quotes the whole URL: its query string may carry a credential.
       if (error.code === 'FST_ERR_BAD_URL') error.message = `'${redactUrl(request.url)}' is not a valid url component`
+      // Its over-long-parameter message quotes the parameter, which may be a credential sent as a path segment.
+      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') error.message = `A path segment is longer than ${MAX_PARAM_LENGTH} characters.`
       void handleError(error, request, reply)
     },
     clientErrorHandler: clientErrorHandler(format, options.logger),
     loggerInstance: options.logger,
     bodyLimit: options.bodyLimit ?? ONE_MIB,
-    routerOptions: { maxParamLength: 512, ignoreTrailingSlash: true },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH, ignoreTrailingSlash: true },
     // One structured line per request is logged by the request-log plugin instead.
     logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
