@@ -85,7 +85,7 @@ test('permission bridge: the agent blocks until a human allows (updatedInput) or
   assert.equal((await decide(orch, second.request.id, { decision: 'deny', reason: 'not that file' })).status, 200)
   const denied = JSON.parse(textOf(await denying))
   assert.equal(denied.behavior, 'deny')
-  assert.match(denied.message, /was deny by tok:[0-9a-f]{8}: not that file/)
+  assert.match(denied.message, /was deny by tok:[0-9a-f]{12}: not that file/)
   assert.deepEqual(Object.keys(denied).sort(), ['behavior', 'message'])
 })
 

@@ -104,7 +104,7 @@ test('decisions are attributable and idempotent: same key and body → same answ
   assert.equal(first.json.idempotent, false)
   assert.equal(first.json.decision.decision, 'deny')
   assert.equal(first.json.decision.channel, 'api')
-  assert.match(first.json.decision.decidedBy, /^tok:[0-9a-f]{8}$/)
+  assert.match(first.json.decision.decidedBy, /^tok:[0-9a-f]{12}$/)
   assert.ok(Date.parse(first.json.decision.decidedAt) > 0)
 
   const replay = await decide(orch, request.id, { decision: 'deny', reason: 'too risky' }, 'k1')

@@ -70,7 +70,7 @@ test('a denied task ends NO_GO with the decision as its reason, and its dependen
   await eventually(async () => (await orch.repositories.sprints.latest(projectId))?.status === 'COMPLETE', 60_000, 'the sprint to end')
   const task1 = await orch.repositories.tasks.get('s1-1')
   assert.equal(task1?.status, 'NO_GO')
-  assert.match(task1?.reason ?? '', new RegExp(`approval ${approvalId} deny by tok:[0-9a-f]{8}: not today`))
+  assert.match(task1?.reason ?? '', new RegExp(`approval ${approvalId} deny by tok:[0-9a-f]{12}: not today`))
   assert.equal((await orch.repositories.tasks.get('s1-2'))?.status, 'BLOCKED')
   assert.equal((await orch.repositories.tasks.get('s1-3'))?.status, 'DONE')
   assert.equal((await orch.repositories.attempts.listForTask('s1-1')).length, 0, 'the denied task never ran')

@@ -49,10 +49,10 @@ test('a loose or truncated token file is tightened or replaced', () => {
   assert.notEqual(replaced.token, 'short')
 })
 
-test('fingerprint: tok: + 8 hex of SHA-256, never containing the token', () => {
+test('fingerprint: tok: + 12 hex of SHA-256, never containing the token', () => {
   const resolved = resolveApiToken(base())
   const token = resolved.token as string
-  assert.match(resolved.fingerprint ?? '', /^tok:[0-9a-f]{8}$/)
+  assert.match(resolved.fingerprint ?? '', /^tok:[0-9a-f]{12}$/)
   assert.equal(resolved.fingerprint, tokenFingerprint(token))
   assert.ok(!(resolved.fingerprint ?? '').includes(token.slice(0, 8)))
   assert.ok(!JSON.stringify({ ...resolved, token: undefined }).includes(token))
