@@ -71,14 +71,6 @@ test('hits over the entry limit are deferred as ENTRY_LIMIT on the same page: wh
   }
   // A bare v=1 over more entries than the default limit of 20: 20 entries, the rest deferred.
   await seedEntries(orch, Array.from({ length: 20 }, (_, i) => note(`plain ${i}`, 'plain')))
-  // A repeated parameter has no one value, and only v=1 is the versioned read: typed HOLDs (200), not 400s.
-  for (const query of ['v=1&limit=1&limit=2', 'v=1&q=redis&q=cache', 'v=1&v=1', 'v=2', 'v=&q=redis', 'v=1&type=error&type=decision']) {
-    const view = await v1(orch, `/api/memory/search?${query}`)
-    assert.deepEqual([view.state, view.reasonCode, view.requiredIds], ['HOLD', 'INVALID_REQUEST', []], query)
-  }
-  for (const query of ['v=1&ref=a&ref=b', 'v=1&v=1&ref=a']) assert.equal((await v1(orch, `/api/memory/detail?${query}`)).reasonCode, 'INVALID_REQUEST', query)
-  const legacyRepeated = await orch.call('GET', '/api/memory/search?q=redis&q=cache')
-  assert.deepEqual([legacyRepeated.status, legacyRepeated.json.error], [409, 'INVALID_REQUEST'])
   const all = await v1(orch, '/api/memory/search?v=1')
   assert.equal(all.entries.length, 20)
   assert.deepEqual(all.deferred.map((d: any) => [d.reasonCode, d.reasons]), Array.from({ length: 5 }, () => ['ENTRY_LIMIT', ['PREFERRED_LATEST']]))
