@@ -80,7 +80,11 @@ function checkConfig(result: ProjectConfigResult): DoctorCheck {
 async function checkAgents({ root, configResult, platform, env }: DoctorInput): Promise<DoctorCheck[]> {
   const agents = Object.entries(configResult.config.agents)
   if (agents.length === 0) {
-    return [{ name: 'agents', passed: false, message: 'no agents configured: run quartet init, or add one under "agents" in .quartet/config.json', required: true }]
+    // An invalid file yields the defaults, which hold no agents: "run quartet init" would not help.
+    const message = configResult.exists && configResult.errors.length > 0
+      ? 'not read: .quartet/config.json is invalid (see "project config"); fix it, then run quartet doctor again'
+      : 'no agents configured: run quartet init, or add one under "agents" in .quartet/config.json'
+    return [{ name: 'agents', passed: false, message, required: true }]
   }
   // Only the agent tasks fall back to must work; the others are reported but do not fail the doctor.
   const defaultAgent = configResult.config.default_agent ?? agents[0]![0]

@@ -3,6 +3,9 @@ import { isUniqueViolation } from '../../../core/db/errors.js'
 import type { Plan, SprintStatus } from '../engine/types.js'
 import type { OrchestratorDb, SprintRow, TaskRow } from './db.js'
 
+// 24 columns per task row: 400 rows stay under SQLite's 32 766 and Postgres' 65 535 parameters.
+const TASK_INSERT_CHUNK = 400
+
 export interface SprintUsage { tokensUsed: number; costMicroUsd: number }
 
 /** Sprint ids are text so branch names and log folders can carry them. */
@@ -32,13 +35,18 @@ export function createSprintsRepository(db: OrchestratorDb, clock: () => Date) {
               created_at: now, started_at: null, finished_at: null
             }).returningAll().executeTakeFirstOrThrow()
             if (plan.tasks.length === 0) return { sprint, tasks: [] }
-            const tasks = await trx.insertInto('orch_tasks').values(plan.tasks.map((task, position) => ({
+            const rows = plan.tasks.map((task, position) => ({
               id: `${sprint.id}-${task.key}`, sprint_id: sprint.id, key: task.key, title: task.title, description: task.description,
               status: 'PENDING', priority: task.priority, agent: task.agent ?? null, dependencies: JSON.stringify(task.dependencies),
               files: JSON.stringify(task.files), go_criteria: JSON.stringify(task.goCriteria), no_go_criteria: JSON.stringify(task.noGoCriteria),
               check_command: task.check === undefined ? null : JSON.stringify(task.check), expect_change: task.expectChange ? 1 : 0, risk: task.risk ?? null,
               position, branch: null, worktree: null, commit_sha: null, reason: null, created_at: now, updated_at: now, started_at: null, finished_at: null
-            }))).returningAll().execute()
+            }))
+            // One INSERT per chunk: a large plan would exceed the drivers' bound-parameter limit.
+            const tasks: TaskRow[] = []
+            for (let i = 0; i < rows.length; i += TASK_INSERT_CHUNK) {
+              tasks.push(...await trx.insertInto('orch_tasks').values(rows.slice(i, i + TASK_INSERT_CHUNK)).returningAll().execute())
+            }
             tasks.sort((a, b) => a.position - b.position)
             return { sprint, tasks }
           })

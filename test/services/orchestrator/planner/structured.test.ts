@@ -116,3 +116,21 @@ test('structured: CRLF input, en-dash separator, "none" dependencies, repeated s
   assert.equal(plan.tasks[0]?.agent, 'a')
   assert.deepEqual(errors, [{ line: 4, message: 'Task 10: "agent:" given twice' }])
 })
+
+test('structured: a byte-order mark does not hide the first task heading', () => {
+  const parsed = parseDirectives('\uFEFF## Task 1: first\r\nbody\r\n')
+  assert.deepEqual(parsed.errors, [])
+  assert.deepEqual(parsed.plan.tasks.map((t) => [t.key, t.title, t.description]), [['1', 'first', 'body']])
+})
+
+test('structured: a task heading without its key is an error on its line, not silent context', () => {
+  const parsed = parseDirectives('# Sprint\n## Task list\nprose\n## Task: add a flag\nbody\n## Task - docs\n')
+  assert.deepEqual(parsed.errors.map((e) => e.line), [4, 6])
+  assert.match(parsed.errors[0]!.message, /## Task N: title/)
+  assert.deepEqual(parsed.plan.tasks, [])
+})
+
+test('structured: each repeated task key is reported on its own heading line', () => {
+  const parsed = parseDirectives('## Task 1: a\n## Task 1: b\n## Task 1: c\n')
+  assert.deepEqual(parsed.errors, [{ line: 2, message: 'duplicate task key "1"' }, { line: 3, message: 'duplicate task key "1"' }])
+})

@@ -70,6 +70,17 @@ test('doctor on a non-git dir: not a repository (not required), no agents, unwri
   assert.deepEqual([byName.agents!.passed, byName.agents!.required], [false, true])
 })
 
+test('doctor with a config file that is not valid JSON: the agents check points at the file, not at quartet init', async () => {
+  const root = tempDir('badjson')
+  fs.mkdirSync(path.join(root, '.quartet'))
+  fs.writeFileSync(path.join(root, '.quartet/config.json'), '{"agents": {"sh": {"kind": "command", "argv": ["sh"]}}')
+  const report = await runDoctor({ root, dataDir: path.join(root, 'data'), configResult: loadProjectConfig(root), platform: nodePlatform, env: { PATH: gitDir } })
+  const agents = report.checks.find((c) => c.name === 'agents')!
+  assert.equal(agents.passed, false)
+  assert.match(agents.message, /config\.json is invalid/)
+  assert.doesNotMatch(agents.message, /quartet init/)
+})
+
 test('doctor without git on PATH: the git check fails and is required', async () => {
   const root = tempDir('nogit')
   const report = await runDoctor({ root, dataDir: path.join(root, 'data'), configResult: loadProjectConfig(root), platform: nodePlatform, env: { PATH: tempDir('emptybin') } })

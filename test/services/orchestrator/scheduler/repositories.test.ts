@@ -35,6 +35,15 @@ test('sprints: createFromPlan numbers sprints (unique across projects), stores t
   assert.equal((await repos.sprints.latest(projectId))?.number, 7)
 })
 
+test('sprints: createFromPlan stores a plan larger than one statement\'s parameter limit, in order', async () => {
+  const projectId = await repos.projects.ensure('/tmp/repo-sprints-large')
+  const plan = planOf(Array.from({ length: 3000 }, (_, i) => shellTask(String(i + 1), 'true')))
+  const { sprint, tasks } = await repos.sprints.createFromPlan(projectId, plan, { title: 'large', directivesDigest: null })
+  assert.equal(tasks.length, 3000)
+  assert.deepEqual(tasks.map((t) => t.position), plan.tasks.map((_, i) => i))
+  assert.equal(tasks[2999]!.id, `${sprint.id}-3000`)
+})
+
 test('tasks: of two racing guarded transitions exactly one wins', async () => {
   const projectId = await repos.projects.ensure('/tmp/repo-tasks')
   const { tasks } = await repos.sprints.createFromPlan(projectId, planOf([shellTask('1', 'true')]), { title: 't', directivesDigest: null })

@@ -20,7 +20,8 @@ export interface ParsedDirectives {
 
 // `## Task 3: title`, `## Task 3 - title`, `## Task 3` (an error: no title). The key may hold `.`/`-`.
 const TASK_HEADING = /^##\s+Task\s+([A-Za-z0-9][A-Za-z0-9._-]*?)\s*(?:([:\u2013\u2014]|-(?=\s|$))\s*(.*?))?(?:\s+#+)?\s*$/i
-const TASK_HEADING_START = /^##\s+Task\s+\d/i
+// A heading that means to be a task but misses its key or separator: `## Task: x`, `## Task 3 x`.
+const TASK_HEADING_START = /^##\s+Task(?:\s*:|\s+[-\u2013\u2014]\s|\s+\d)/i
 const OTHER_HEADING = /^#{1,2}\s/
 const FENCE = /^\s*(```|~~~)/
 // `- **Go:** text`, `Go: text`, `* go : text` — label case-insensitive, optional bullet and bold.
@@ -36,7 +37,8 @@ interface Block {
 }
 
 export function parseDirectives(markdown: string, options: { knownAgents?: readonly string[] } = {}): ParsedDirectives {
-  const lines = markdown.replace(/\r\n?/g, '\n').split('\n')
+  // Editors on Windows save a byte-order mark, which would hide a first `## Task` heading.
+  const lines = markdown.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').split('\n')
   const errors: DirectivesError[] = []
   const context: string[] = []
   const blocks: Block[] = []
@@ -81,10 +83,16 @@ export function parseDirectives(markdown: string, options: { knownAgents?: reado
   for (const block of blocks) if (!blockOf.has(block.task.key)) blockOf.set(block.task.key, block)
 
   const problems = checkTaskGraph(tasks, options.knownAgents)
+  const duplicatesSeen = new Map<string, number>()
   for (const problem of problems) {
     const block = blockOf.get(problem.key)
     let line = block?.headingLine ?? 0
-    if (problem.kind === 'duplicate') line = blocks.filter((b) => b.task.key === problem.key)[1]?.headingLine ?? line
+    if (problem.kind === 'duplicate') {
+      // One problem per repeated heading, in order: the n-th names the (n+1)-th heading's line.
+      const nth = (duplicatesSeen.get(problem.key) ?? 0) + 1
+      duplicatesSeen.set(problem.key, nth)
+      line = blocks.filter((b) => b.task.key === problem.key)[nth]?.headingLine ?? line
+    }
     else if (problem.kind === 'unknown-dependency') line = block?.dependsLine ?? line
     else if (problem.kind === 'unknown-agent') line = block?.agentLine ?? line
     errors.push({ line, message: problem.message })
