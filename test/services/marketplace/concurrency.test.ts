@@ -39,3 +39,21 @@ test('20 parallel shipments of one line never ship more than ordered; parallel a
   assert.equal(line.ShippedQuantity + line.CancelledQuantity, 7)
   assert.equal(line.OpenQuantity, 0)
 })
+
+test('parallel upserts of one MerchantProductReference all succeed as one product; parallel identical data acknowledgements all succeed', async () => {
+  const m = await startMarketplace()
+  const mk = await m.key('ACME', 'merchant')
+  const ck = await m.key('ACME', 'channel', 'bol')
+  const upserts = await Promise.all(Array.from({ length: 20 }, (_, i) => m.call(mk, 'POST', '/products', [product('P', { Stock: i }), product(`Q${i % 2}`)])))
+  assert.ok(upserts.every((r) => r.status === 200), upserts.map((r) => `${r.status} ${r.body}`).find((s) => !s.startsWith('200')))
+  const rows = await m.database.db.selectFrom('mp_products').select('merchant_reference').execute()
+  assert.deepEqual(rows.map((r: { merchant_reference: string }) => r.merchant_reference).sort(), ['P', 'Q0', 'Q1'])
+
+  await m.call(ck, 'GET', '/products/data')
+  const acks = await Promise.all(Array.from({ length: 20 }, () => m.call(ck, 'POST', '/products/data', { Created: [{ MerchantReference: 'P', ChannelReference: 'bol-p' }] })))
+  assert.ok(acks.every((r) => r.status === 201), acks.map((r) => `${r.status} ${r.body}`).find((s) => !s.startsWith('201')))
+  // Different references for one product: one wins, the rest are 409 and wrote nothing.
+  const rival = await Promise.all(Array.from({ length: 10 }, (_, i) => m.call(ck, 'POST', '/products/data', { Created: [{ MerchantReference: 'Q0', ChannelReference: `bol-q${i}` }] })))
+  assert.deepEqual(rival.map((r) => r.status).sort(), [201, ...Array(9).fill(409)])
+  assert.equal((await m.database.db.selectFrom('mp_product_channel_state').select('id').execute()).length, 2)
+})

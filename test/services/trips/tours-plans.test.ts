@@ -258,3 +258,24 @@ test('caller without a user record gets 403 explaining what to do', async () => 
   assert.equal(res.json.errors[0].code, 'TRIPS_CALLER_UNKNOWN')
   assert.match(res.json.errors[0].detail, /POST \/user/)
 })
+
+test('a tour deleted while plans and members are added: 404 for the late writes (never a 5xx), nothing left behind', async () => {
+  const trips = await startTrips()
+  const c = await crew(trips)
+  for (let round = 0; round < 5; round++) {
+    const tourId = await rogersPass(trips, c, false)
+    const requests = Array.from({ length: 30 }, (_, i) => {
+      if (i === 10 + round) return trips.call(c.ann, 'DELETE', `/tour/${tourId}`)
+      if (i % 3 === 0) return trips.call(c.ann, 'POST', '/tour_user', { email_address: i % 2 ? c.bob : c.eve, tour_id: Number(tourId) })
+      return trips.call(c.ann, 'POST', `/user/${c.annId}/tour/${tourId}/plan`, { hazard_weather: `plan ${i}` })
+    })
+    const responses = await Promise.all(requests)
+    responses.forEach((r, i) => {
+      const allowed = i === 10 + round ? [204] : i % 3 === 0 ? [200, 404, 422] : [200, 404]
+      assert.ok(allowed.includes(r.status), `request ${i}: ${r.status} ${r.body}`)
+    })
+    const plans = await trips.database.db.selectFrom('trips_plans').select('id').where('tour_id', '=', Number(tourId)).execute()
+    const links = await trips.database.db.selectFrom('trips_tour_users').select('id').where('tour_id', '=', Number(tourId)).execute()
+    assert.deepEqual([plans.length, links.length], [0, 0])
+  }
+})

@@ -100,8 +100,10 @@ export function createProductsService({ products, now }: ProductsServiceDeps) {
    */
   function inAcknowledgement(principal: Principal, channelId: number, column: 'data_seen_seq' | 'offer_seen_seq', work: (trx: MarketplaceTrx, seen: number) => Promise<void>): Promise<void> {
     return products.transaction(async (trx) => {
-      await work(trx, await products.seenSeq(trx, channelId, column))
+      // Locks the customer row first: concurrent acknowledgements run one after the other, so a
+      // repeated one finds the states the first wrote (a no-op) instead of failing on the unique key.
       await products.touch(trx, principal.customerId)
+      await work(trx, await products.seenSeq(trx, channelId, column))
     })
   }
 
@@ -128,6 +130,9 @@ export function createProductsService({ products, now }: ProductsServiceDeps) {
         return { entry, data, dataHash: hash(data), price, stock, offerHash: `${price ?? ''}|${stock}` }
       })
       return uniqueViolationAs(() => products.transaction(async (trx) => {
+        // Taken first: it locks the customer row, so concurrent upserts of one reference queue here
+        // and each reads the products the one before committed (an update, not a duplicate insert).
+        const seq = await products.nextSeq(trx, principal.customerId)
         const existing = new Map((await products.byMerchantReferences(principal.customerId, [...new Set([...byReference.keys(), ...parentRefs])], trx)).map((p) => [p.merchant_reference, p]))
         const withChildren = await products.hasChildren([...existing.values()].map((p) => p.id), trx)
         // Rules: parents exist (here or already), are active, and are not children themselves.
@@ -153,7 +158,6 @@ export function createProductsService({ products, now }: ProductsServiceDeps) {
             throw marketplaceError('MARKETPLACE_PRODUCT_NESTING', `${entry.path}: product ${JSON.stringify(ref)} has children and so cannot become a child of ${JSON.stringify(entry.parentReference)}.`)
           }
         }
-        const seq = await products.nextSeq(trx, principal.customerId)
         const ids = new Map<string, number>([...existing].map(([ref, p]) => [ref, p.id]))
         // Parents first, so children can point at them.
         for (const pass of [false, true]) {

@@ -1,4 +1,5 @@
 import type { Static } from 'typebox'
+import { isForeignKeyViolation } from '../../../../core/db/errors.js'
 import { AppError } from '../../../../core/errors/app-error.js'
 import type { Access, Caller } from '../../access.js'
 import { PLAN_TEXT_FIELDS, type PlanRow, type PlanTextField } from '../../db.js'
@@ -64,6 +65,10 @@ export function createPlansService({ plans, access, now }: PlansServiceDeps) {
         tour_id: tourId,
         created_at: at,
         updated_at: at
+      }).catch((error: unknown) => {
+        // The tour was deleted between the access check and the insert.
+        if (isForeignKeyViolation(error)) throw tripsError('TRIPS_TOUR_NOT_FOUND')
+        throw error
       })
     },
 
