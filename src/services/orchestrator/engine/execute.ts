@@ -109,7 +109,7 @@ export function createExecutor({ platform, config, dataDir, runProviderTask, hea
         const tail = run.process.tail
         if (run.process.aborted || input.signal.aborted) return end('CANCELLED', 'cancelled while the agent was running', tail)
         if (run.process.spawnError) return end('NO_GO', `agent ${picked.name} could not be started (${run.command}): ${run.process.spawnError}`)
-        if (run.process.timedOut) return end('NO_GO', `timed out after ${Math.round(input.timeoutMs / 1000)}s`, tail)
+        if (run.process.timedOut) return end('NO_GO', `timed out after ${Math.round(input.timeoutMs / 1000)}s (engine.task_timeout_seconds)`, tail)
         if (run.process.exitCode !== 0) {
           const how = run.process.exitCode === null ? `was killed by ${run.process.signal ?? 'a signal'}` : `exited with code ${run.process.exitCode}`
           return end('NO_GO', `agent ${how}`, tail)
@@ -148,8 +148,8 @@ export function createExecutor({ platform, config, dataDir, runProviderTask, hea
         const result = await runCheck(input, check, workdir, beat.sawLine).finally(beat.stop)
         if (result.aborted || input.signal.aborted) return end('CANCELLED', 'cancelled while the check command was running', result.tail)
         if (result.spawnError) return end('NO_GO', `check command could not be started: ${result.spawnError}`)
-        if (result.timedOut) return end('NO_GO', `check command timed out after ${config.check.timeout_seconds}s`, result.tail)
-        if (result.exitCode !== 0) return end('NO_GO', `check command failed (exit ${result.exitCode ?? result.signal})`, result.tail)
+        if (result.timedOut) return end('NO_GO', `check command timed out after ${config.check.timeout_seconds}s (check.timeout_seconds): ${checkText(check)}`, result.tail)
+        if (result.exitCode !== 0) return end('NO_GO', `check command failed (exit ${result.exitCode ?? result.signal}): ${checkText(check)}`, result.tail)
       }
       const files = `${outcome.filesChanged.length} file${outcome.filesChanged.length === 1 ? '' : 's'} changed`
       return end('DONE', `agent exited 0, ${files}${outcome.commitSha ? `, committed ${outcome.commitSha.slice(0, 12)}` : ''}${check !== undefined ? ', check passed' : ''}${based}`)
@@ -242,7 +242,7 @@ export function createExecutor({ platform, config, dataDir, runProviderTask, hea
 
   function runCheck(input: TaskRunInput, check: CheckCommand, workdir: string, onLine: (line: string) => void): Promise<RunProcessResult> {
     const [command, ...args] = typeof check === 'string' ? ['/bin/sh', '-c', check] : check
-    appendLog(input.logFile, `[quartet] check: ${typeof check === 'string' ? check : check.join(' ')}`)
+    appendLog(input.logFile, `[quartet] check: ${checkText(check)}`)
     return runProcess({
       command: command ?? '/bin/sh',
       args,
@@ -269,4 +269,10 @@ function basedOn(worktree: PreparedWorktree | null): string {
 function appendLog(logFile: string, line: string): void {
   fs.mkdirSync(path.dirname(logFile), { recursive: true })
   fs.appendFileSync(logFile, `${line}\n`)
+}
+
+/** The check command as its reason names it (an argv joined), cut to one readable line. */
+function checkText(check: CheckCommand): string {
+  const text = typeof check === 'string' ? check : check.join(' ')
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text
 }
