@@ -47,8 +47,8 @@ test('ai planner: an invalid first list is sent back with its errors; the correc
   const retry = server.requests.at(-1)!.body.messages
   assert.equal(retry.length, 4)
   assert.equal(retry[2].role, 'assistant')
-  assert.match(retry[3].content, /0\.priority: must be one of "critical", "high", "normal", "low"/)
-  assert.match(retry[3].content, /1: must have required properties description, dependencies, files, goCriteria, noGoCriteria, priority, expectChange\n/)
+  assert.match(retry[3].content, /task\[0\]\.priority: must be one of "critical", "high", "normal", "low"/)
+  assert.match(retry[3].content, /task\[1\]: must have required properties description, dependencies, files, goCriteria, noGoCriteria, priority, expectChange\n/)
 })
 
 test('ai planner: two invalid answers → PlanError naming the last problems (a cycle, an unknown agent)', async () => {
@@ -63,7 +63,7 @@ test('readTaskList: no JSON, broken JSON, empty list are refused with a reason',
   assert.deepEqual(readTaskList('nothing here', []).errors, ['the answer holds no JSON array'])
   assert.match(readTaskList('[{"key": 1,', []).errors?.[0] ?? '', /does not parse/)
   assert.match(readTaskList('[]', []).errors?.[0] ?? '', /^the list: /)
-  assert.deepEqual(readTaskList(JSON.stringify([{ ...task(1), owner: 'me' }]), []).errors, ['0: must not have additional properties (owner)'])
+  assert.deepEqual(readTaskList(JSON.stringify([{ ...task(1), owner: 'me' }]), []).errors, ['task[0]: must not have additional properties (owner)'])
 })
 
 test('planSprint structured: the blocks, or a PlanError listing lines; no blocks is an error', async () => {

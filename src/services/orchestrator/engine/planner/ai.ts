@@ -131,7 +131,7 @@ function findJson(text: string): string | undefined {
 function schemaErrors(value: unknown): string[] {
   // Element by element, so every bad task is reported, not just the first.
   const errors = Array.isArray(value) && value.length > 0 && value.length <= 100
-    ? value.flatMap((item, i) => describeSchemaErrors(AiTaskSchema, item, String(i)))
+    ? value.flatMap((item, i) => describeSchemaErrors(AiTaskSchema, item, `task[${i}]`))
     : describeSchemaErrors(AiTaskListSchema, value)
   return errors.slice(0, 20).map((e) => `${e.path || 'the list'}: ${e.message}`)
 }
