@@ -183,6 +183,10 @@ test('order creation validates and refuses duplicates; unknown references answer
   assert.equal(missingLine.status, 404)
   const wrongLine = await m.call(mk, 'POST', '/orders/acknowledge', { MerchantOrderReference: 'X', OrderId: first.Id, Lines: [{ OrderLineId: 999999, MerchantOrderLineReference: 'X-1' }] })
   assert.equal(wrongLine.status, 404)
+  const reserved = await acknowledge(m, mk, first, 'new')
+  assert.equal(reserved.status, 400, reserved.body)
+  assert.match(reserved.json.Message, /"new" is reserved/)
+  assert.equal((await m.call(mk, 'GET', '/orders/new')).json.Count, 2, 'nothing was acknowledged')
   assert.equal((await acknowledge(m, mk, first, 'REF')).status, 201)
   // Order references are unique per customer.
   const reuse = await acknowledge(m, mk, orders[1], 'REF')

@@ -192,6 +192,8 @@ export function createOrdersService({ orders, products, now }: OrdersServiceDeps
      */
     async acknowledge(principal: Principal, input: Static<typeof AcknowledgeBody>): Promise<OrderWithLines> {
       requireMerchant(principal, 'Acknowledging an order')
+      // GET /v2/orders/new is the list of new orders, so an order called "new" could never be read.
+      if (input.MerchantOrderReference === 'new') throw invalid('MerchantOrderReference', '"new" is reserved: GET /v2/orders/new lists new orders, so this order could not be read by its reference')
       const scope = { customerId: principal.customerId }
       await uniqueViolationAs(() => orders.withLockedOrder(scope, { id: input.OrderId }, async (trx, order) => {
         if (!order) throw marketplaceError('MARKETPLACE_ORDER_NOT_FOUND', `No order has Id ${input.OrderId}.`)
