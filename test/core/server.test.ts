@@ -78,6 +78,22 @@ test('createServer: a known path with another method is 405 with Allow; unknown 
   assert.equal((await app.inject({ method: 'GET', url: '/items/7' })).statusCode, 200)
 })
 
+test('createServer: a CORS preflight no policy grants is 403 in the service\'s shape; a granted one passes', async (t) => {
+  const app = createServer({ logger: pino({ level: 'silent' }), errorFormatter: shape })
+  await corsPolicy(app, { origin: ['http://localhost:3000'] })
+  app.get('/items', async () => ({ ok: true }))
+  t.after(() => app.close())
+  const preflight = (origin: string) => app.inject({ method: 'OPTIONS', url: '/items', headers: { origin, 'access-control-request-method': 'GET' } })
+  const refused = await preflight('http://evil.example')
+  assert.equal(refused.statusCode, 403)
+  assert.equal(refused.json().problem, 'Cross-origin requests from "http://evil.example" are not allowed.')
+  assert.equal(refused.headers['access-control-allow-origin'], undefined)
+  const granted = await preflight('http://localhost:3000')
+  assert.equal(granted.statusCode, 204)
+  assert.equal(granted.headers['access-control-allow-origin'], 'http://localhost:3000')
+  assert.equal((await app.inject({ method: 'OPTIONS', url: '/items' })).statusCode, 405, 'a plain OPTIONS is not a preflight')
+})
+
 test('createServer: an over-long path parameter is 414 in the service\'s shape without quoting the parameter', async (t) => {
   const app = createServer({ logger: pino({ level: 'silent' }), errorFormatter: shape })
   app.get('/keys/:key', async () => ({ ok: true }))

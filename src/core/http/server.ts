@@ -117,6 +117,11 @@ export function createServer(options: CreateServerOptions): App {
   const routes = trackRoutes(app)
   const notFound = options.notFound ?? ((request: FastifyRequest, _reply: FastifyReply, allowed: string[]) => {
     const path = redactUrl(rawPathOf(request.url))
+    // A CORS preflight that no CORS policy granted: the origin is refused, whatever the path.
+    const origin = request.headers.origin
+    if (request.method === 'OPTIONS' && origin !== undefined && request.headers['access-control-request-method'] !== undefined) {
+      throw commonError('FORBIDDEN', `Cross-origin requests from ${JSON.stringify(origin)} are not allowed.`)
+    }
     if (allowed.length > 0) {
       throw commonError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, { headers: { allow: allowed.join(', ') } })
     }

@@ -143,6 +143,10 @@ test('unknown routes answer JSON 404; CORS allows loopback origins by default', 
   assert.equal(preflight.headers['access-control-allow-origin'], 'http://localhost:3000')
   const foreign = await f.app.inject({ url: '/health', headers: { origin: 'https://evil.example' } })
   assert.equal(foreign.headers['access-control-allow-origin'], undefined)
+  const foreignPreflight = await f.app.inject({ method: 'OPTIONS', url: '/feed/posts', headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } })
+  assert.equal(foreignPreflight.statusCode, 403)
+  assert.equal(JSON.parse(foreignPreflight.body).code, 'FORBIDDEN')
+  assert.equal(foreignPreflight.headers['access-control-allow-origin'], undefined)
 
   const configured = await startFeed({ env: { FEED_CORS_ORIGINS: 'https://feed.example' } })
   const allowed = await configured.app.inject({ url: '/health', headers: { origin: 'https://feed.example' } })

@@ -15,11 +15,24 @@ export interface CorsPolicyOptions {
 export async function corsPolicy(app: App, options: CorsPolicyOptions): Promise<void> {
   const settings: FastifyCorsOptions = {
     // A literal "*" for open APIs: no per-request origin reflection and no Vary header needed.
-    origin: options.origin,
+    // A list becomes a check, so a refused origin's preflight falls through to the server's 403
+    // (@fastify/cors would answer it 204 without a grant). Without an Origin header there is no
+    // CORS: a plain OPTIONS then meets the server's 405 instead of a text/plain 400.
+    origin: options.origin === '*' ? '*' : onlyWithOrigin(Array.isArray(options.origin) ? allowList(options.origin) : options.origin),
+    strictPreflight: false,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['Content-Type', 'Authorization', 'X-Request-Id', ...(options.allowedHeaders ?? [])],
     exposedHeaders: ['X-Request-Id'],
     ...(options.maxAge !== undefined ? { maxAge: options.maxAge } : {})
   }
   await app.register(cors, settings)
+}
+
+function allowList(origins: string[]): OriginCheck {
+  const allowed = new Set(origins)
+  return (origin, callback) => callback(null, origin !== undefined && allowed.has(origin))
+}
+
+function onlyWithOrigin(check: OriginCheck): OriginCheck {
+  return (origin, callback) => (origin === undefined ? callback(null, false) : check(origin, callback))
 }
