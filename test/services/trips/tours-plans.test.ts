@@ -53,6 +53,18 @@ test('tours: create, list, read, update, delete with membership rules', async (t
     }
     const missing = await trips.call(ann, 'POST', `/user/${annId}/tour`, {})
     assert.deepEqual(missing.json.errors.map((e: any) => e.source.pointer).sort(), ['/date', '/location'])
+    // Without an offset a timestamp is UTC, whatever the server's time zone (Node reads TZ when it changes).
+    const zone = process.env.TZ
+    process.env.TZ = 'America/New_York'
+    try {
+      for (const date of ['2027-01-01T23:30', '2027-01-01 23:30:00.5']) {
+        const local = await trips.call(ann, 'POST', `/user/${annId}/tour`, { date, location: 'X' })
+        assert.equal(local.json.data.attributes.date, '2027-01-01', date)
+      }
+    } finally {
+      if (zone === undefined) delete process.env.TZ
+      else process.env.TZ = zone
+    }
   })
 
   await t.test('POST /tour needs creator_id; you can only create tours as yourself', async () => {

@@ -13,10 +13,14 @@ export interface ToursServiceDeps {
   now: () => string
 }
 
+const LOCAL_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/
+
 /** YYYY-MM-DD of the given date or timestamp (timestamps are taken at their UTC date); 422 when it is no real date. */
 export function normaliseTourDate(value: string): string {
   const plain = /^\d{4}-\d{2}-\d{2}$/.test(value)
-  const parsed = new Date(plain ? `${value}T00:00:00Z` : value.replace(' ', 'T'))
+  const timestamp = value.replace(' ', 'T')
+  // A timestamp without an offset is UTC: new Date() would read it in the server's time zone.
+  const parsed = new Date(plain ? `${value}T00:00:00Z` : LOCAL_TIMESTAMP.test(timestamp) ? `${timestamp}Z` : timestamp)
   const day = Number.isNaN(parsed.getTime()) ? undefined : parsed.toISOString().slice(0, 10)
   // new Date() rolls 2021-02-30 over to March; a real date survives the round trip. An offset can
   // also move a timestamp out of years 0000-9999, where toISOString() writes "+010000-01-01…".
