@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import net from 'node:net'
 import { test } from 'node:test'
 import pino from 'pino'
+import { Type } from 'typebox'
 import { createServer } from '../../src/core/http/server.js'
 import { corsPolicy } from '../../src/core/http/plugins/cors.js'
 import type { ErrorFormatter } from '../../src/core/http/plugins/error-shape.js'
@@ -103,4 +104,17 @@ test('createServer: an over-long path parameter is 414 in the service\'s shape w
   assert.equal(res.statusCode, 414)
   assert.equal(res.json().problem, 'A path segment is longer than 512 characters.')
   assert.ok(!res.body.includes('sssss'))
+})
+
+test('createServer: a value outside a union of literals is one validation problem naming the allowed values', async (t) => {
+  const withDetails: ErrorFormatter = (error) => ({ statusCode: error.statusCode, body: { details: error.details } })
+  const app = createServer({ logger: pino({ level: 'silent' }), errorFormatter: withDetails })
+  app.post('/pick', { schema: { body: Type.Object({ colour: Type.Union([Type.Literal('red'), Type.Literal('green')]), size: Type.Integer() }) } }, async () => ({ ok: true }))
+  t.after(() => app.close())
+  const res = await app.inject({ method: 'POST', url: '/pick', payload: { colour: 'blue', size: 'x' } })
+  assert.equal(res.statusCode, 400)
+  assert.deepEqual(res.json().details.map((d: { pointer: string; message: string }) => [d.pointer, d.message]), [
+    ['/colour', 'colour must be one of: red, green'],
+    ['/size', 'size must be integer']
+  ])
 })

@@ -52,19 +52,35 @@ interface AjvIssue {
 }
 
 function validationDetails(issues: AjvIssue[], location: string | undefined): ErrorDetail[] {
-  return issues.map((issue) => {
-    let pointer = issue.instancePath ?? ''
-    const missing = issue.params?.missingProperty
-    if (issue.keyword === 'required' && typeof missing === 'string') pointer = `${pointer}/${missing}`
-    const additional = issue.params?.additionalProperty
-    if (issue.keyword === 'additionalProperties' && typeof additional === 'string') pointer = `${pointer}/${additional}`
-    const field = pointer.replace(/^\//, '') || location || 'request'
-    return {
-      pointer: pointer || '/',
-      ...(location ? { location } : {}),
-      message: `${field} ${issue.message ?? 'is invalid'}`
-    }
+  // A union of literals fails once per literal and once more for its anyOf: one message naming the values instead.
+  const literals = new Map<string, unknown[]>()
+  for (const issue of issues) {
+    if (issue.keyword === 'const') literals.set(issue.instancePath ?? '', [...(literals.get(issue.instancePath ?? '') ?? []), issue.params?.allowedValue])
+  }
+  const named = new Set<string>()
+  return issues.flatMap((issue) => {
+    const path = issue.instancePath ?? ''
+    const values = literals.get(path)
+    if (!values || (issue.keyword !== 'const' && issue.keyword !== 'anyOf')) return [detailOf(issue, location)]
+    if (named.has(path)) return []
+    named.add(path)
+    const shown = values.map((value) => (typeof value === 'string' ? value : JSON.stringify(value))).join(', ')
+    return [detailOf({ ...issue, keyword: 'enum', message: `must be one of: ${shown}` }, location)]
   })
+}
+
+function detailOf(issue: AjvIssue, location: string | undefined): ErrorDetail {
+  let pointer = issue.instancePath ?? ''
+  const missing = issue.params?.missingProperty
+  if (issue.keyword === 'required' && typeof missing === 'string') pointer = `${pointer}/${missing}`
+  const additional = issue.params?.additionalProperty
+  if (issue.keyword === 'additionalProperties' && typeof additional === 'string') pointer = `${pointer}/${additional}`
+  const field = pointer.replace(/^\//, '') || location || 'request'
+  return {
+    pointer: pointer || '/',
+    ...(location ? { location } : {}),
+    message: `${field} ${issue.message ?? 'is invalid'}`
+  }
 }
 
 const fastifyCodeMap: Record<string, CommonErrorCode> = {
