@@ -1,7 +1,12 @@
 /**
- * A map bounded by entry count that drops the least recently used entry (Map iteration order is
- * insertion order, so a hit is moved to the end). Used for prepared statements and verified
- * tokens; the marketplace's rendering cache is bounded by bytes instead and keeps its own.
+ * A map bounded by entry count that drops the least recently used entries. Used for prepared
+ * statements and verified tokens; the marketplace's rendering cache is bounded by bytes instead
+ * and keeps its own.
+ *
+ * A hit only stamps its entry with a use counter: moving it to the end of the Map on every hit
+ * (delete + set) was the largest self time of a token-authenticated read's CPU profile (2.7 %).
+ * The stamps are read when the map is full, and then the least recently used tenth goes at once,
+ * so eviction is rare and amortised.
  */
 export interface Lru<K, V> {
   get(key: K): V | undefined
@@ -10,24 +15,35 @@ export interface Lru<K, V> {
   readonly size: number
 }
 
+interface Entry<V> { value: V; used: number }
+
 export function createLru<K, V>(maxEntries: number): Lru<K, V> {
   if (!(maxEntries > 0)) throw new Error('createLru: maxEntries must be positive')
-  const entries = new Map<K, V>()
+  const entries = new Map<K, Entry<V>>()
+  let uses = 0
+
+  function evict(): void {
+    const stamps = [...entries.values()].map((entry) => entry.used).sort((a, b) => a - b)
+    const cutoff = stamps[Math.max(0, Math.ceil(maxEntries / 10) - 1)]!
+    for (const [key, entry] of entries) if (entry.used <= cutoff) entries.delete(key)
+  }
+
   return {
     get(key) {
-      const value = entries.get(key)
-      if (value === undefined) return undefined
-      entries.delete(key)
-      entries.set(key, value)
-      return value
+      const entry = entries.get(key)
+      if (entry === undefined) return undefined
+      entry.used = ++uses
+      return entry.value
     },
     set(key, value) {
-      entries.delete(key)
-      if (entries.size >= maxEntries) {
-        const oldest = entries.keys().next().value as K | undefined
-        if (oldest !== undefined) entries.delete(oldest)
+      const entry = entries.get(key)
+      if (entry !== undefined) {
+        entry.value = value
+        entry.used = ++uses
+        return
       }
-      entries.set(key, value)
+      if (entries.size >= maxEntries) evict()
+      entries.set(key, { value, used: ++uses })
     },
     delete(key) {
       entries.delete(key)

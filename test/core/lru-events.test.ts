@@ -17,6 +17,19 @@ test('lru: keeps at most maxEntries, drops the least recently used, a hit refres
   assert.throws(() => createLru(0), /positive/)
 })
 
+test('lru: a full map drops its least recently used tenth at once; recently read entries stay', () => {
+  const lru = createLru<number, number>(100)
+  for (let i = 0; i < 100; i++) lru.set(i, i)
+  for (let i = 0; i < 50; i++) lru.get(i)
+  lru.set(100, 100)
+  assert.equal(lru.size, 91)
+  for (let i = 0; i < 50; i++) assert.equal(lru.get(i), i, `read entry ${i} kept`)
+  for (let i = 50; i < 60; i++) assert.equal(lru.get(i), undefined, `entry ${i} dropped`)
+  for (let i = 60; i <= 100; i++) assert.equal(lru.get(i), i)
+  lru.set(5, 55)
+  assert.deepEqual([lru.get(5), lru.size], [55, 91], 'setting a present key replaces it')
+})
+
 test('event bus (in-process): typed publish/subscribe, unsubscribe stops delivery', async () => {
   const bus = createLocalEventBus<{ tick: { n: number } }>()
   const seen: number[] = []

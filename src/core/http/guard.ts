@@ -12,14 +12,17 @@ export interface Guard<T> {
 }
 
 export function createGuard<T>(name: string, resolve: (request: FastifyRequest) => Promise<T>): Guard<T> {
-  const callers = new WeakMap<FastifyRequest, T>()
+  // A property under a symbol only this guard holds: a WeakMap entry per request showed in CPU profiles.
+  const slot = Symbol(`${name} caller`)
+  type Holder = Partial<Record<typeof slot, { caller: T }>>
   return {
     async check(request) {
-      callers.set(request, await resolve(request))
+      (request as Holder)[slot] = { caller: await resolve(request) }
     },
     of(request) {
-      if (!callers.has(request)) throw new Error(`route ${request.routeOptions.url ?? request.url} reads the ${name} caller but has no ${name} guard`)
-      return callers.get(request) as T
+      const held = (request as Holder)[slot]
+      if (!held) throw new Error(`route ${request.routeOptions.url ?? request.url} reads the ${name} caller but has no ${name} guard`)
+      return held.caller
     }
   }
 }
