@@ -32,9 +32,12 @@ export function rssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
   }
 }
 
-export async function load(url: string, scenario: Pick<HttpScenario, 'method' | 'headers' | 'body' | 'connections'>, duration = DURATION) {
+export async function load(url: string, scenario: Pick<HttpScenario, 'method' | 'headers' | 'body' | 'connections' | 'rotatePaths'>, duration = DURATION) {
+  const paths = scenario.rotatePaths
+  let next = 0
   const result = await autocannon({
     url,
+    ...(paths ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: paths[next++ % paths.length]! }) }] } : {}),
     method: scenario.method,
     headers: scenario.headers ?? {},
     ...(scenario.body !== undefined ? { body: scenario.body } : {}),

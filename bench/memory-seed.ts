@@ -21,6 +21,11 @@ function word(seed: number): string {
   return `w${(Math.imul(seed, 2654435761) >>> 0) % VOCABULARY}`
 }
 
+/** `count` different two-word queries like MEMORY_QUERY (each matching about 600 entries), for reads that no kept answer serves. */
+export function distinctMemoryQueries(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `w${(i * 7 + 1) % VOCABULARY} w${(i * 13 + 2500) % VOCABULARY}`).filter((query) => query !== MEMORY_QUERY)
+}
+
 export async function seedMemory(options: { sqlitePath?: string; databaseUrl?: string; projectRoot: string; count?: number }): Promise<{ projectId: number; matching: number }> {
   const database = await openDatabase({ url: options.databaseUrl, sqlitePath: options.sqlitePath, poolSize: 2 })
   try {

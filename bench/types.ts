@@ -22,6 +22,8 @@ export interface HttpScenario {
   body?: string
   /** Default 50. */
   connections?: number
+  /** Paths to cycle through instead of `path`, one after another across all connections (no two consecutive requests alike). */
+  rotatePaths?: string[]
   target?: BenchTarget
 }
 

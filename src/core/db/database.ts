@@ -58,6 +58,9 @@ export function sqliteDatabase(sqlite: SqliteConnection): Database {
   sqlite.exec('PRAGMA synchronous = NORMAL')
   sqlite.exec('PRAGMA foreign_keys = ON')
   sqlite.exec('PRAGMA busy_timeout = 5000')
+  // Up to 32 MiB of pages (the default is 2 MiB), taken only as pages are read: a full-text search
+  // over 50,000 memory entries re-read its index pages from the OS on every query (2.3 → 1.5 ms).
+  sqlite.exec('PRAGMA cache_size = -32768')
   // The group commit is typed against better-sqlite3 and uses only the part of it that every
   // SqliteConnection has (prepare, run, inTransaction, readonly).
   const group = new SqliteGroupCommit(sqlite as unknown as BetterSqlite3.Database)

@@ -31,13 +31,22 @@ export interface MemorySearchFilter {
 }
 
 export type MemoryHit = MemoryEntryRow & { relevance: number }
-export interface MemorySearchPage { snapshot: number; hits: MemoryHit[] }
+/**
+ * `snapshot` is the scope's newest revision (what cursors carry); `version` names everything the
+ * ranked hits depend on — the scope's revision, and on SQLite the count of all memory writes
+ * (bm25 weighs words over the whole table) — so equal versions mean an equal answer.
+ */
+export interface MemorySearchPage { snapshot: number; version: string; hits: MemoryHit[] }
 
 const COLUMNS = ['id', 'project_id', 'tenant_id', 'type', 'source', 'title', 'content', 'summary', 'tags', 'status', 'priority', 'sprint_id', 'sprint_num', 'lang', 'metadata', 'source_key', 'revision', 'created_at', 'updated_at', 'deleted_at'] as const
 const WRITE_ATTEMPTS = 8
 
 function columnsOf(alias: string): RawBuilder<unknown> {
   return sql.join(COLUMNS.map((c) => sql.ref(`${alias}.${c}`)))
+}
+
+function versionOf(row: Record<string, unknown> | undefined): string {
+  return `${Number(row?.snapshot ?? 0)}:${Number(row?.writes ?? 0)}`
 }
 
 function hitOf(row: Record<string, unknown>): MemoryHit {
@@ -97,6 +106,11 @@ export function createMemoryRepository(db: OrchestratorDb, clock: () => Date) {
     return sql.join(parts, sql` and `)
   }
 
+  function versionSql(scope: MemoryScopeKey): RawBuilder<unknown> {
+    const writes = postgres ? sql`0` : sql`(select version from orch_memory_version where id = 1)`
+    return sql`select coalesce(max(revision), 0) as snapshot, ${writes} as writes from orch_memory_entries where project_id = ${scope.projectId} and tenant_id = ${scope.tenantId}`
+  }
+
   /**
    * Ranking reads only ids and scores of every match; the full rows are joined for the page alone
    * (joining them before the sort made each search carry every match's content through it).
@@ -150,16 +164,20 @@ export function createMemoryRepository(db: OrchestratorDb, clock: () => Date) {
         .executeTakeFirst()
     },
 
-    /** Up to `size` ranked hits after the first `offset`, and the scope's snapshot revision, from one statement. */
+    /** Up to `size` ranked hits after the first `offset`, and the scope's snapshot revision and version, from one statement. */
     async search(scope: MemoryScopeKey, filter: MemorySearchFilter, offset: number, size: number): Promise<MemorySearchPage> {
-      const rows = await sql<Record<string, unknown>>`with rev as (
-          select coalesce(max(revision), 0) as snapshot from orch_memory_entries where project_id = ${scope.projectId} and tenant_id = ${scope.tenantId}
-        ), hits as (${hitsSql(scope, filter, offset, size)})
-        select rev.snapshot as snapshot, hits.* from rev left join hits on 1 = 1 order by hits.relevance desc, hits.id desc`.execute(db)
-      const snapshot = Number(rows.rows[0]?.snapshot ?? 0)
+      const rows = await sql<Record<string, unknown>>`with rev as (${versionSql(scope)}), hits as (${hitsSql(scope, filter, offset, size)})
+        select rev.snapshot as snapshot, rev.writes as writes, hits.* from rev left join hits on 1 = 1 order by hits.relevance desc, hits.id desc`.execute(db)
+      const first = rows.rows[0]
       const hits: MemoryHit[] = []
       for (const row of rows.rows) if (row.id !== null && row.id !== undefined) hits.push(hitOf(row))
-      return { snapshot, hits }
+      return { snapshot: Number(first?.snapshot ?? 0), version: versionOf(first), hits }
+    },
+
+    /** The version `search` would report now (one indexed read: a cached answer is checked with it). */
+    async version(scope: MemoryScopeKey): Promise<string> {
+      const rows = await sql<Record<string, unknown>>`${versionSql(scope)}`.execute(db)
+      return versionOf(rows.rows[0])
     },
 
     /** The newest entries of one type and status, newest sprint first (for views such as the debt list). */

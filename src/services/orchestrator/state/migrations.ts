@@ -6,6 +6,7 @@ import { processMissionsMigrations } from './migration-0006-process-missions.js'
 import { approvalsMigration } from './migration-0004-approvals.js'
 import { approvalTenantsMigration } from './migration-0007-approval-tenants.js'
 import { runMissionsMigrations } from './migration-0008-run-missions.js'
+import { memoryVersionMigrations } from './migration-0009-memory-version.js'
 
 /**
  * The orchestrator's state. One database may serve several projects (one row in orch_projects
@@ -157,5 +158,6 @@ export const orchestratorMigrations: MigrationSet = {
   ...processMissionsMigrations,
   orchestrator_0004_approvals: approvalsMigration,
   orchestrator_0007_approval_tenants: approvalTenantsMigration,
-  ...runMissionsMigrations
+  ...runMissionsMigrations,
+  ...memoryVersionMigrations
 }

@@ -28,14 +28,11 @@ test('legacy search keeps its array shape; held reads are 409 and failed ones 50
   assert.match(projection.json.content, /## Deferred[\s\S]*#\d+ huge manual \(BYTE_LIMIT\): GET \/api\/memory\/detail\?v=1&ref=memory-read-detail-v1\./)
 
   // The store breaks: v1 answers HOLD QUERY_FAILED (200), legacy a typed 503, the projection a HOLD text.
-  if (orch.database.dialect === 'postgres') await sql`alter table orch_memory_entries rename to orch_memory_entries_gone`.execute(orch.database.db)
-  else await sql`drop table orch_memory_fts`.execute(orch.database.db)
+  await sql`alter table orch_memory_entries rename to orch_memory_entries_gone`.execute(orch.database.db)
   const failed = await orch.call('GET', `/api/memory/search?${q({ q: 'lint' })}`)
   assert.deepEqual([failed.status, failed.json], [503, { error: 'QUERY_FAILED' }])
   const v1 = await orch.call('GET', `/api/memory/search?${q({ v: '1', q: 'lint' })}`)
   assert.deepEqual([v1.status, v1.json.view.state, v1.json.view.reasonCode], [200, 'HOLD', 'QUERY_FAILED'])
-  if (orch.database.dialect === 'postgres') {
-    const projectionFailed = await orch.call('GET', '/api/memory')
-    assert.deepEqual([projectionFailed.status, projectionFailed.json.content], [200, 'Memory is on hold (QUERY_FAILED).'])
-  }
+  const projectionFailed = await orch.call('GET', '/api/memory')
+  assert.deepEqual([projectionFailed.status, projectionFailed.json.content], [200, 'Memory is on hold (QUERY_FAILED).'])
 })

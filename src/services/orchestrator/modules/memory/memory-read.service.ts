@@ -7,13 +7,18 @@ import {
 import { CURSOR_PREFIX, DETAIL_PREFIX, type TokenSealer } from './opaque-token.js'
 import { assemblePage, candidateDigestOf, entryWire, type AssembledPage } from './page.js'
 import { parseMemoryQuery, type MemoryQueryParams, type QueryValue } from './query.js'
+import { createLru } from '../../../../core/lru.js'
 
 export interface MemoryReadDeps {
   repository: MemoryRepository
   sealer: TokenSealer
   limits?: MemoryReadLimits
   onQueryFailed?: (error: unknown) => void
+  /** How many answered pages to keep (0: none). A kept page is served while the repository's version for its scope is unchanged. */
+  cachedPages?: number
 }
+
+interface CachedPage { version: string; selectionRevisionDigest: string | null; view: MemoryReadView }
 
 export type LegacySearchOutcome =
   | { kind: 'ok'; items: Array<Pick<MemoryReadEntry, 'entry' | 'relevance'>> }
@@ -27,10 +32,35 @@ const isInteger = (value: unknown): value is number => typeof value === 'number'
  * Bounded reads of the memory under the versioned contract. Each page and its snapshot revision
  * come from one statement; a cursor is honoured only for the scope, query and limits it was made
  * for, and only while the scope's entries are unchanged (else CURSOR_STALE).
+ *
+ * Ranking and assembling a page (a digest and a sealed reference per hit) is the cost of a read;
+ * planners, workers and dashboards repeat the same reads between writes. An answered page is kept
+ * under its consumer, scope, query, limits and offset together with the version it was read at,
+ * and served again only after one indexed read shows the version unchanged — any write, by any
+ * process, changes it — so a kept answer is always the one a fresh read would give. The views are
+ * shared between callers and must not be changed.
  */
 export function createMemoryReadService(deps: MemoryReadDeps) {
   const { repository, sealer } = deps
   const baseLimits = deps.limits ?? DEFAULT_READ_LIMITS
+  const pages = deps.cachedPages ? createLru<string, CachedPage>(deps.cachedPages) : null
+
+  // Requests of one scope that arrive together share one version read. It starts only after all
+  // of them arrived (on the next turn of the event loop), so it sees every write committed before
+  // any of them: as fresh as a read per request, with one round trip to PostgreSQL under load.
+  const versionReads = new Map<string, Promise<string>>()
+  function currentVersion(scope: MemoryScopeKey): Promise<string> {
+    const key = `${scope.projectId}\n${scope.tenantId}`
+    let read = versionReads.get(key)
+    if (read === undefined) {
+      read = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        versionReads.delete(key)
+        return repository.version(scope)
+      })
+      versionReads.set(key, read)
+    }
+    return read
+  }
 
   async function search(scope: MemoryScope, consumer: MemoryConsumer, params: MemoryQueryParams): Promise<MemoryReadView> {
     const parsed = parseMemoryQuery(params)
@@ -50,6 +80,22 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
       }
       offset = cursor.afterOrdinal
       expectedRevision = cursor.selectionRevisionDigest
+    }
+
+    const pageKey = pages ? `${consumer}\n${scopeDigest}\n${queryDigest}\n${limitsDigest}\n${offset}` : ''
+    if (pages) {
+      let version: string
+      try {
+        version = await currentVersion(scopeKeyOf(scope))
+      } catch (error) {
+        deps.onQueryFailed?.(error)
+        return hold('QUERY_FAILED', consumer, scope)
+      }
+      const kept = pages.get(pageKey)
+      if (kept !== undefined && kept.version === version) {
+        if (expectedRevision !== null && expectedRevision !== kept.selectionRevisionDigest) return hold('CURSOR_STALE', consumer, scope)
+        return kept.view
+      }
     }
 
     const reasons = parsed.filter.terms.length > 0 ? ['QUERY_MATCH' as const] : ['PREFERRED_LATEST' as const]
@@ -74,18 +120,26 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
       read = { page, selectionRevisionDigest, assembled }
       if (assembled.ended || page.hits.length < size) break
     }
-    const { page, selectionRevisionDigest, assembled } = read!
-    const base = { consumer, scope, limits, selectionRevisionDigest, queryDigest, scopeDigest, limitsDigest }
+    const { page, selectionRevisionDigest } = read!
+    const view = viewOf(read!, { consumer, scope, limits, selectionRevisionDigest, queryDigest, scopeDigest, limitsDigest }, offset)
+    pages?.set(pageKey, { version: page.version, selectionRevisionDigest, view })
+    return view
+  }
+
+  function viewOf(
+    { page, assembled }: { page: MemorySearchPage; assembled: AssembledPage },
+    base: Omit<AvailableView, 'state' | 'candidates' | 'entries' | 'deferred' | 'nextCursor'>, offset: number
+  ): MemoryReadView {
     if (page.hits.length === 0) {
       const absent: AbsentView = { state: 'ABSENT', ...base, candidates: [], entries: [], deferred: [], nextCursor: null }
       return absent
     }
-    if (assembled.consumed === 0) return hold('RENDER_LIMIT_EXCEEDED', consumer, scope)
+    if (assembled.consumed === 0) return hold('RENDER_LIMIT_EXCEEDED', base.consumer, base.scope)
     const last = page.hits[assembled.consumed - 1]!
     const nextCursor = assembled.consumed < page.hits.length
       ? sealer.seal(CURSOR_PREFIX, {
-        schemaVersion: MEMORY_SCHEMA_VERSION, consumer, scopeDigest, queryDigest, limitsDigest, selectionRevisionDigest,
-        anchorCandidateDigest: candidateDigestOf(last), afterRank: last.relevance, afterOrdinal: offset + assembled.consumed, afterId: last.id
+        schemaVersion: MEMORY_SCHEMA_VERSION, consumer: base.consumer, scopeDigest: base.scopeDigest, queryDigest: base.queryDigest, limitsDigest: base.limitsDigest,
+        selectionRevisionDigest: base.selectionRevisionDigest, anchorCandidateDigest: candidateDigestOf(last), afterRank: last.relevance, afterOrdinal: offset + assembled.consumed, afterId: last.id
       })
       : null
     const available: AvailableView = { state: 'AVAILABLE', ...base, candidates: assembled.candidates, entries: assembled.entries, deferred: assembled.deferred, nextCursor }

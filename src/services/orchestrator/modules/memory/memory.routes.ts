@@ -19,6 +19,8 @@ const CONSUMER: MemoryConsumer = 'api'
 
 /** Memory reads: the versioned search and detail views, the legacy search array, the compatibility projection. */
 export function memoryRoutes({ reads, principalOf }: MemoryRouteDeps) {
+  // The read service hands out the same view while it is current; its JSON is made once with it.
+  const serializedViews = new WeakMap<object, string>()
   return async function register(app: App) {
     app.get<{ Querystring: MemoryQueryParams }>('/api/memory/search', {
       schema: {
@@ -30,7 +32,13 @@ export function memoryRoutes({ reads, principalOf }: MemoryRouteDeps) {
     }, async (request, reply) => {
       const scope = memoryScopeOf(principalOf(request))
       if (request.query.v !== undefined) {
-        return { schemaVersion: MEMORY_SCHEMA_VERSION, view: await reads.search(scope, CONSUMER, request.query) }
+        const view = await reads.search(scope, CONSUMER, request.query)
+        let body = serializedViews.get(view)
+        if (body === undefined) {
+          body = reply.serialize({ schemaVersion: MEMORY_SCHEMA_VERSION, view }) as string
+          serializedViews.set(view, body)
+        }
+        return reply.type('application/json; charset=utf-8').send(body)
       }
       const outcome = await reads.legacySearch(scope, request.query.q)
       if (outcome.kind === 'ok') return outcome.items

@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { runCli } from '../../../helpers/cli.js'
+import { startOrchestrator } from '../../../helpers/orchestrator.js'
+import { createMemoryReadService } from '../../../../src/services/orchestrator/modules/memory/memory-read.service.js'
+import { createTokenSealer, loadOrCreateMemoryKey } from '../../../../src/services/orchestrator/modules/memory/opaque-token.js'
+import type { MemoryRepository } from '../../../../src/services/orchestrator/state/memory.repository.js'
+import { localScope, note, q, seedEntries, v1 } from './helpers.js'
+
+const WORDS = ['lint', 'cache', 'retry', 'deploy', 'schema', 'flaky', 'index', 'budget']
+const QUERIES = [{ v: '1', q: 'lint cache' }, { v: '1', q: 'retry', mode: 'and' }, { v: '1', q: 'deploy schema flaky', limit: '3' }, { v: '1' }]
+
+test('a kept search answer is exactly what a fresh read gives, through writes in this scope and in another', async () => {
+  const orch = await startOrchestrator()
+  const scope = await localScope(orch)
+  const otherScope = { projectId: await orch.repositories.projects.ensure(`${orch.project.root}-other`), tenantId: 'local' }
+  const repository = orch.repositories.memory
+  let searches = 0
+  // The real repository, counting the ranked reads the kept answers save.
+  const counted: MemoryRepository = { ...repository, search: (...args) => { searches++; return repository.search(...args) } }
+  const sealer = createTokenSealer(loadOrCreateMemoryKey(orch.config.dataDir, scope.projectId))
+  // Small pages, so that cursors have pages to walk.
+  const limits = { maxEntries: 3, maxCandidates: 6, maxBytes: 32_768, maxLines: 200 }
+  const kept = createMemoryReadService({ repository: counted, sealer, limits, cachedPages: 16 })
+  const fresh = createMemoryReadService({ repository, sealer, limits })
+  const principalScope = { kind: 'local-project' as const, projectId: scope.projectId, tenantId: 'local' }
+
+  let seed = 7
+  const random = (n: number) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n }
+  const text = (n: number) => Array.from({ length: n }, () => WORDS[random(WORDS.length)]).join(' ')
+  await seedEntries(orch, Array.from({ length: 30 }, (_, i) => note(`note ${i} ${text(2)}`, text(12))))
+
+  for (let step = 0; step < 12; step++) {
+    for (const params of QUERIES) {
+      const before = searches
+      const first = await kept.search(principalScope, 'api', params)
+      assert.deepEqual(first, await fresh.search(principalScope, 'api', params), `step ${step} ${JSON.stringify(params)}`)
+      const again = await kept.search(principalScope, 'api', params)
+      assert.equal(again, first, 'the second read is the kept answer')
+      assert.ok(searches - before <= 2, 'only the first of the two reads ranked')
+    }
+    // Writes alternate between this scope and another one on the same database (bm25 weighs words
+    // over the whole table on SQLite, so those change this scope's relevance too).
+    if (step % 2 === 0) await repository.record(scope, note(`later ${step}`, text(10)))
+    else await repository.record(otherScope, note(`elsewhere ${step}`, `${text(6)} lint lint cache`))
+  }
+
+  // A cursor followed twice: the second walk ranks nothing; after a write the cursor is stale.
+  const pageParams = { v: '1', q: 'lint cache retry deploy' }
+  const walk = async () => {
+    const cursors: string[] = []
+    let view = await kept.search(principalScope, 'api', pageParams) as { nextCursor: string | null }
+    while (view.nextCursor) {
+      cursors.push(view.nextCursor)
+      view = await kept.search(principalScope, 'api', { ...pageParams, cursor: view.nextCursor }) as { nextCursor: string | null }
+    }
+    return cursors
+  }
+  const cursors = await walk()
+  assert.ok(cursors.length >= 3, `pages: ${cursors.length + 1}`)
+  const before = searches
+  assert.deepEqual(await walk(), cursors)
+  assert.equal(searches, before)
+  await repository.record(scope, note('newer', 'lint'))
+  const stale = await kept.search(principalScope, 'api', { ...pageParams, cursor: cursors[0]! })
+  assert.deepEqual([stale.state, (stale as { reasonCode?: string }).reasonCode], ['HOLD', 'CURSOR_STALE'])
+})
+
+test('a write by another process (the CLI) shows in the server\'s next search at once', async () => {
+  const orch = await startOrchestrator()
+  await seedEntries(orch, [note('lint speed', 'cache the lint results')])
+  const url = `/api/memory/search?${q({ v: '1', q: 'lint' })}`
+  const first = await v1(orch, url)
+  assert.deepEqual(first.entries.map((e: { entry: { title: string } }) => e.entry.title), ['lint speed'])
+  assert.deepEqual(await v1(orch, url), first)
+
+  const env = { QUARTET_DATA_DIR: orch.config.dataDir, LOG_LEVEL: 'silent', ...(orch.config.databaseUrl ? { DATABASE_URL: orch.config.databaseUrl } : {}) }
+  const added = await runCli(['memory', 'add', '--title', 'lint rules', '--type', 'memory', '--content', 'eslint flat config', '--project', orch.project.root], env)
+  assert.equal(added.code, 0, added.stderr)
+  const after = await v1(orch, url)
+  assert.deepEqual(after.entries.map((e: { entry: { title: string } }) => e.entry.title).sort(), ['lint rules', 'lint speed'])
+  assert.notEqual(after.selectionRevisionDigest, first.selectionRevisionDigest)
+})
