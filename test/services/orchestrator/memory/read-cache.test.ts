@@ -64,6 +64,13 @@ test('a kept search answer is exactly what a fresh read gives, through writes in
   await repository.record(scope, note('newer', 'lint'))
   const stale = await kept.search(principalScope, 'api', { ...pageParams, cursor: cursors[0]! })
   assert.deepEqual([stale.state, (stale as { reasonCode?: string }).reasonCode], ['HOLD', 'CURSOR_STALE'])
+
+  // Twenty callers missing the same page together: one ranked read, one answer for all of them.
+  const beforeCrowd = searches
+  const crowd = await Promise.all(Array.from({ length: 20 }, () => kept.search(principalScope, 'api', QUERIES[0]!)))
+  assert.ok(searches - beforeCrowd <= 2, `ranked reads: ${searches - beforeCrowd}`)
+  assert.ok(crowd.every((view) => view === crowd[0]))
+  assert.deepEqual(crowd[0], await fresh.search(principalScope, 'api', QUERIES[0]!))
 })
 
 test('a write by another process (the CLI) shows in the server\'s next search at once', async () => {

@@ -6,7 +6,7 @@ import {
 } from './contract.js'
 import { CURSOR_PREFIX, DETAIL_PREFIX, type TokenSealer } from './opaque-token.js'
 import { assemblePage, candidateDigestOf, entryWire, type AssembledPage } from './page.js'
-import { parseMemoryQuery, type MemoryQueryParams, type QueryValue } from './query.js'
+import { parseMemoryQuery, type MemoryQueryParams, type ParsedMemoryQuery, type QueryValue } from './query.js'
 import { createLru } from '../../../../core/lru.js'
 
 export interface MemoryReadDeps {
@@ -18,7 +18,7 @@ export interface MemoryReadDeps {
   cachedPages?: number
 }
 
-interface CachedPage { version: string; selectionRevisionDigest: string | null; view: MemoryReadView }
+interface CachedPage { version: string; selectionRevisionDigest: string; view: MemoryReadView }
 
 export type LegacySearchOutcome =
   | { kind: 'ok'; items: Array<Pick<MemoryReadEntry, 'entry' | 'relevance'>> }
@@ -44,6 +44,7 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
   const { repository, sealer } = deps
   const baseLimits = deps.limits ?? DEFAULT_READ_LIMITS
   const pages = deps.cachedPages ? createLru<string, CachedPage>(deps.cachedPages) : null
+  const readsInFlight = new Map<string, { version: string; page: Promise<CachedPage | null> }>()
 
   // Requests of one scope that arrive together share one version read. It starts only after all
   // of them arrived (on the next turn of the event loop), so it sees every write committed before
@@ -82,8 +83,10 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
       expectedRevision = cursor.selectionRevisionDigest
     }
 
-    const pageKey = pages ? `${consumer}\n${scopeDigest}\n${queryDigest}\n${limitsDigest}\n${offset}` : ''
+    const digests = { scopeDigest, queryDigest, limitsDigest }
+    let read: CachedPage | null
     if (pages) {
+      const pageKey = `${consumer}\n${scopeDigest}\n${queryDigest}\n${limitsDigest}\n${offset}`
       let version: string
       try {
         version = await currentVersion(scopeKeyOf(scope))
@@ -93,11 +96,37 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
       }
       const kept = pages.get(pageKey)
       if (kept !== undefined && kept.version === version) {
-        if (expectedRevision !== null && expectedRevision !== kept.selectionRevisionDigest) return hold('CURSOR_STALE', consumer, scope)
-        return kept.view
+        read = kept
+      } else {
+        // Callers that miss the same page at the same version wait for one read (after a write, a busy scope would otherwise rank it once per caller).
+        const flight = readsInFlight.get(pageKey)
+        if (flight !== undefined && flight.version === version) {
+          read = await flight.page
+        } else {
+          const page = readPage(scope, consumer, parsed, limits, digests, offset)
+          readsInFlight.set(pageKey, { version, page })
+          try {
+            read = await page
+          } finally {
+            if (readsInFlight.get(pageKey)?.page === page) readsInFlight.delete(pageKey)
+          }
+          if (read !== null) pages.set(pageKey, read)
+        }
       }
+    } else {
+      read = await readPage(scope, consumer, parsed, limits, digests, offset)
     }
+    if (read === null) return hold('QUERY_FAILED', consumer, scope)
+    if (expectedRevision !== null && expectedRevision !== read.selectionRevisionDigest) return hold('CURSOR_STALE', consumer, scope)
+    return read.view
+  }
 
+  /** One page ranked and assembled, with the version it was read at; null when the query failed (reported). */
+  async function readPage(
+    scope: MemoryScope, consumer: MemoryConsumer, parsed: ParsedMemoryQuery, limits: MemoryReadLimits,
+    digests: { scopeDigest: string; queryDigest: string; limitsDigest: string }, offset: number
+  ): Promise<CachedPage | null> {
+    const { scopeDigest, queryDigest } = digests
     const reasons = parsed.filter.terms.length > 0 ? ['QUERY_MATCH' as const] : ['PREFERRED_LATEST' as const]
     // Every hit read costs its whole row, and most pages end long before maxCandidates hits: read a
     // first share, and the whole window (again in one statement) only when the page used all of it.
@@ -110,10 +139,9 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
         page = await repository.search(scopeKeyOf(scope), parsed.filter, offset, size)
       } catch (error) {
         deps.onQueryFailed?.(error)
-        return hold('QUERY_FAILED', consumer, scope)
+        return null
       }
       const selectionRevisionDigest = digestOf({ scopeDigest, snapshot: page.snapshot })
-      if (expectedRevision !== null && expectedRevision !== selectionRevisionDigest) return hold('CURSOR_STALE', consumer, scope)
       const assembled = assemblePage(page.hits, limits, reasons, (hit, candidateDigest) => sealer.seal(DETAIL_PREFIX, {
         schemaVersion: MEMORY_SCHEMA_VERSION, consumer, scopeDigest, queryDigest, selectionRevisionDigest, id: hit.id, candidateDigest
       }))
@@ -121,9 +149,8 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
       if (assembled.ended || page.hits.length < size) break
     }
     const { page, selectionRevisionDigest } = read!
-    const view = viewOf(read!, { consumer, scope, limits, selectionRevisionDigest, queryDigest, scopeDigest, limitsDigest }, offset)
-    pages?.set(pageKey, { version: page.version, selectionRevisionDigest, view })
-    return view
+    const view = viewOf(read!, { consumer, scope, limits, selectionRevisionDigest, ...digests }, offset)
+    return { version: page.version, selectionRevisionDigest, view }
   }
 
   function viewOf(
