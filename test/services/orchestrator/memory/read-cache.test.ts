@@ -10,6 +10,24 @@ import { localScope, note, q, seedEntries, v1 } from './helpers.js'
 const WORDS = ['lint', 'cache', 'retry', 'deploy', 'schema', 'flaky', 'index', 'budget']
 const QUERIES = [{ v: '1', q: 'lint cache' }, { v: '1', q: 'retry', mode: 'and' }, { v: '1', q: 'deploy schema flaky', limit: '3' }, { v: '1' }]
 
+test('a one-off query is not kept: a stream of different queries leaves the kept pages alone', async () => {
+  const orch = await startOrchestrator()
+  const scope = await localScope(orch)
+  await seedEntries(orch, WORDS.map((word, i) => note(`${word} note`, `${word} ${WORDS[(i + 1) % WORDS.length]}`)))
+  const repository = orch.repositories.memory
+  let searches = 0
+  const counted: MemoryRepository = { ...repository, search: (...args) => { searches++; return repository.search(...args) } }
+  const kept = createMemoryReadService({ repository: counted, sealer: createTokenSealer(loadOrCreateMemoryKey(orch.config.dataDir, scope.projectId)), cachedPages: 2 })
+  const principalScope = { kind: 'local-project' as const, projectId: scope.projectId, tenantId: 'local' }
+  const hot = { v: '1', q: 'lint' }
+  await kept.search(principalScope, 'api', hot)
+  const hotPage = await kept.search(principalScope, 'api', hot)
+  for (const word of WORDS) await kept.search(principalScope, 'api', { v: '1', q: `${word} once` })
+  const before = searches
+  assert.equal(await kept.search(principalScope, 'api', hot), hotPage)
+  assert.equal(searches, before, 'the hot page survived eight one-off queries in a cache of two')
+})
+
 test('a kept search answer is exactly what a fresh read gives, through writes in this scope and in another', async () => {
   const orch = await startOrchestrator()
   const scope = await localScope(orch)
@@ -35,9 +53,12 @@ test('a kept search answer is exactly what a fresh read gives, through writes in
       const before = searches
       const first = await kept.search(principalScope, 'api', params)
       assert.deepEqual(first, await fresh.search(principalScope, 'api', params), `step ${step} ${JSON.stringify(params)}`)
-      const again = await kept.search(principalScope, 'api', params)
-      assert.equal(again, first, 'the second read is the kept answer')
-      assert.ok(searches - before <= 2, 'only the first of the two reads ranked')
+      // A page is kept from its second read on.
+      const second = await kept.search(principalScope, 'api', params)
+      assert.deepEqual(second, first)
+      const third = await kept.search(principalScope, 'api', params)
+      assert.equal(third, second, 'the third read is the kept answer')
+      assert.ok(searches - before <= 4, 'only the first two of the three reads ranked')
     }
     // Writes alternate between this scope and another one on the same database (bm25 weighs words
     // over the whole table on SQLite, so those change this scope's relevance too).
@@ -45,7 +66,7 @@ test('a kept search answer is exactly what a fresh read gives, through writes in
     else await repository.record(otherScope, note(`elsewhere ${step}`, `${text(6)} lint lint cache`))
   }
 
-  // A cursor followed twice: the second walk ranks nothing; after a write the cursor is stale.
+  // A cursor followed three times: the third walk ranks nothing; after a write the cursor is stale.
   const pageParams = { v: '1', q: 'lint cache retry deploy' }
   const walk = async () => {
     const cursors: string[] = []
@@ -58,6 +79,7 @@ test('a kept search answer is exactly what a fresh read gives, through writes in
   }
   const cursors = await walk()
   assert.ok(cursors.length >= 3, `pages: ${cursors.length + 1}`)
+  assert.deepEqual(await walk(), cursors)
   const before = searches
   assert.deepEqual(await walk(), cursors)
   assert.equal(searches, before)

@@ -44,6 +44,9 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
   const { repository, sealer } = deps
   const baseLimits = deps.limits ?? DEFAULT_READ_LIMITS
   const pages = deps.cachedPages ? createLru<string, CachedPage>(deps.cachedPages) : null
+  // A page is kept from its second read on, so a stream of one-off queries (a scan, or a client
+  // varying its query) does not evict the pages that are read again.
+  const pagesSeen = deps.cachedPages ? createLru<string, true>(deps.cachedPages * 16) : null
   const readsInFlight = new Map<string, { version: string; page: Promise<CachedPage | null> }>()
 
   // Requests of one scope that arrive together share one version read. It starts only after all
@@ -110,7 +113,10 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
           } finally {
             if (readsInFlight.get(pageKey)?.page === page) readsInFlight.delete(pageKey)
           }
-          if (read !== null) pages.set(pageKey, read)
+          if (read !== null) {
+            if (pagesSeen!.get(pageKey)) pages.set(pageKey, read)
+            else pagesSeen!.set(pageKey, true)
+          }
         }
       }
     } else {
