@@ -13,11 +13,10 @@ import { execFileSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import autocannon from 'autocannon'
+import { load, root } from './harness.js'
 import { distinctMemoryQueries, MEMORY_ENTRIES, MEMORY_QUERY, seedMemory } from './memory-seed.js'
 
 const { values } = parseArgs({ options: { dir: { type: 'string', default: '/tmp/quartet-memory-bench' }, rounds: { type: 'string', default: '3' }, seconds: { type: 'string', default: '5' } } })
-const root = path.resolve(import.meta.dirname, '..')
 const databaseUrl = process.env.DATABASE_URL
 const base = path.join(values.dir!, databaseUrl ? 'postgres' : 'sqlite')
 const project = path.join(base, 'project')
@@ -63,21 +62,17 @@ try {
   const view = (JSON.parse(body) as { view: { state: string; entries: unknown[]; deferred: unknown[] } }).view
   if (view.state !== 'AVAILABLE') throw new Error(`unexpected view ${body.slice(0, 300)}`)
   console.log(`${databaseUrl ? 'PostgreSQL' : 'SQLite'}: ${view.entries.length} entries, ${view.deferred.length} deferred, ${body.length} bytes per answer`)
-  // One query repeated (served from the kept answer after the first), and 5,000 different ones in turn (each ranked and assembled).
+  // One query repeated (a kept answer from its second read on), and 5,000 different ones in turn (each ranked and assembled).
   const distinct = distinctMemoryQueries(5000).map((query) => `/api/memory/search?${new URLSearchParams({ v: '1', q: query })}`)
-  let next = 0
-  const run = (duration: number, rotate: boolean) => autocannon({
-    url, connections: 20, duration, headers,
-    ...(rotate ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: distinct[next++ % distinct.length]! }) }] } : {})
-  })
+  const run = (duration: number, rotate: boolean) => load(url, { method: 'GET', headers, connections: 20, ...(rotate ? { rotatePaths: distinct } : {}) }, duration)
   await run(2, false)
   for (let round = 1; round <= Number(values.rounds); round++) {
     for (const rotate of [false, true]) {
       const before = cpuTicks(server.pid!)
       const result = await run(Number(values.seconds), rotate)
       const cpuMs = (cpuTicks(server.pid!) - before) * 10
-      const cpuPerRequest = cpuMs / Math.max(1, result.requests.total)
-      console.log(`round ${round}, ${rotate ? 'different queries' : 'one query'}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, server CPU ${cpuPerRequest.toFixed(2)} ms/request, ${result.non2xx + result.errors} non-2xx/errors`)
+      const cpuPerRequest = cpuMs / Math.max(1, result.requests)
+      console.log(`round ${round}, ${rotate ? 'different queries' : 'one query'}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, server CPU ${cpuPerRequest.toFixed(2)} ms/request, ${result.non2xx + result.errors} non-2xx/errors`)
     }
   }
 } finally {
