@@ -110,3 +110,50 @@ test('a write by another process (the CLI) shows in the server\'s next search at
   assert.deepEqual(after.entries.map((e: { entry: { title: string } }) => e.entry.title).sort(), ['lint rules', 'lint speed'])
   assert.notEqual(after.selectionRevisionDigest, first.selectionRevisionDigest)
 })
+
+test('a search that arrives while a version read is under way waits for a read that sees the writes before it', async () => {
+  const orch = await startOrchestrator()
+  const scope = await localScope(orch)
+  await seedEntries(orch, [note('lint speed', 'cache the lint results')])
+  const repository = orch.repositories.memory
+  // The real repository; a version read can be held after it has read the database, as a slow round trip would.
+  let hold: Promise<void> | null = null
+  let versionReads = 0
+  let readStarted: () => void = () => {}
+  const held: MemoryRepository = {
+    ...repository,
+    version: async (key) => {
+      versionReads++
+      const version = await repository.version(key)
+      readStarted()
+      if (hold) await hold
+      return version
+    }
+  }
+  const sealer = createTokenSealer(loadOrCreateMemoryKey(orch.config.dataDir, scope.projectId))
+  const kept = createMemoryReadService({ repository: held, sealer, cachedPages: 4 })
+  const fresh = createMemoryReadService({ repository, sealer })
+  const principalScope = { kind: 'local-project' as const, projectId: scope.projectId, tenantId: 'local' }
+  const params = { v: '1', q: 'lint' }
+  const titles = (view: unknown) => (view as { entries: Array<{ entry: { title: string } }> }).entries.map((e) => e.entry.title).sort()
+  await kept.search(principalScope, 'api', params)
+  await kept.search(principalScope, 'api', params)
+
+  let release: () => void = () => {}
+  hold = new Promise((resolve) => { release = resolve })
+  const started = new Promise<void>((resolve) => { readStarted = resolve })
+  const early = kept.search(principalScope, 'api', params)
+  await started
+  await repository.record(scope, note('lint rules', 'eslint flat config'))
+  // Arrives after the write committed, while the read that began before it is still held.
+  const late = kept.search(principalScope, 'api', params)
+  const alsoLate = kept.search(principalScope, 'api', params)
+  hold = null
+  release()
+  assert.deepEqual(titles(await early), ['lint speed'])
+  const lateView = await late
+  assert.deepEqual(titles(lateView), ['lint rules', 'lint speed'])
+  assert.equal(await alsoLate, lateView, 'requests arriving together share the next read and its answer')
+  assert.deepEqual(lateView, await fresh.search(principalScope, 'api', params))
+  assert.equal(versionReads, 4, 'two warm-up reads, the held one, and one shared by both late requests')
+})

@@ -49,21 +49,36 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
   const pagesSeen = deps.cachedPages ? createLru<string, true>(deps.cachedPages * 16) : null
   const readsInFlight = new Map<string, { version: string; page: Promise<CachedPage | null> }>()
 
-  // Requests of one scope that arrive together share one version read. It starts only after all
-  // of them arrived (on the next turn of the event loop), so it sees every write committed before
-  // any of them: as fresh as a read per request, with one round trip to PostgreSQL under load.
-  const versionReads = new Map<string, Promise<string>>()
+  // Requests of one scope share version reads: at most one runs at a time, and every request that
+  // arrives meanwhile waits for the next one, which starts when the running one ends (or, when none
+  // runs, on the next turn of the event loop, after all requests of this turn arrived). A read
+  // always starts after the request arrived, so it sees every write committed before it: as fresh
+  // as a read per request, with at most one round trip to PostgreSQL in flight per scope.
+  const versionReads = new Map<string, { running: Promise<string> | null; next: Promise<string> | null }>()
   function currentVersion(scope: MemoryScopeKey): Promise<string> {
     const key = `${scope.projectId}\n${scope.tenantId}`
-    let read = versionReads.get(key)
-    if (read === undefined) {
-      read = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-        versionReads.delete(key)
-        return repository.version(scope)
-      })
-      versionReads.set(key, read)
+    let reads = versionReads.get(key)
+    if (reads === undefined) {
+      reads = { running: null, next: null }
+      versionReads.set(key, reads)
     }
-    return read
+    if (reads.next !== null) return reads.next
+    const state = reads
+    const turn = state.running !== null ? state.running.then(() => undefined, () => undefined) : new Promise<void>((resolve) => setImmediate(resolve))
+    const next = turn.then(() => {
+      const running = repository.version(scope)
+      state.next = null
+      state.running = running
+      const settle = () => {
+        if (state.running !== running) return
+        state.running = null
+        if (state.next === null) versionReads.delete(key)
+      }
+      running.then(settle, settle)
+      return running
+    })
+    state.next = next
+    return next
   }
 
   async function search(scope: MemoryScope, consumer: MemoryConsumer, params: MemoryQueryParams): Promise<MemoryReadView> {
