@@ -6,6 +6,7 @@ import path from 'node:path'
 import type { CustomResult, ServiceBench } from '../types.js'
 import { measureEngineOverhead, type EngineOverhead } from '../orchestrator-engine.js'
 import { distinctMemoryQueries, MEMORY_ENTRIES, MEMORY_QUERY, seedMemory } from '../memory-seed.js'
+import { memorySearchOnPostgres } from '../memory-postgres.js'
 
 const TASKS = 200
 const SUBSCRIBERS = 500
@@ -137,6 +138,7 @@ export const bench: ServiceBench = {
         kind: 'http', name: `… ${DISTINCT_QUERIES} different two-word queries in turn (no kept answer)`, method: 'GET', path: `/api/memory/search?${memoryQuery}`, headers, connections: 20, target: { maxP99Ms: 20 },
         rotatePaths: distinctMemoryQueries(DISTINCT_QUERIES).map((query) => `/api/memory/search?${new URLSearchParams({ v: '1', q: query })}`)
       },
+      { kind: 'custom', name: `GET /api/memory/search?v=1 on PostgreSQL (${MEMORY_ENTRIES} entries, 20 connections): one query repeated, then different queries`, run: () => memorySearchOnPostgres() },
       { kind: 'http', name: 'GET /api/status (authenticated)', method: 'GET', path: '/api/status', headers, target: { minRatio: 0.3, maxP99Ms: 10 } },
       { kind: 'http', name: `GET /api/tasks (${TASKS} tasks, authenticated)`, method: 'GET', path: '/api/tasks', headers, target: { minRatio: 0.3, maxP99Ms: 10 } },
       { kind: 'http', name: `… the same /api/tasks response (${Math.round(tasksBytes.length / 1024)} KB) replayed by raw node:http (ceiling)`, method: 'GET', path: '/', url: tasksReplay },

@@ -176,7 +176,8 @@ export function createMemoryRepository(db: OrchestratorDb, clock: () => Date) {
 
     /** The version `search` would report now (one indexed read: a cached answer is checked with it). */
     async version(scope: MemoryScopeKey): Promise<string> {
-      const rows = await sql<Record<string, unknown>>`${versionSql(scope)}`.execute(db)
+      // Read on every kept answer: prepared once per PostgreSQL connection (see core/db/database.ts).
+      const rows = await sql<Record<string, unknown>>`/* prepared:memory_version */ ${versionSql(scope)}`.execute(db)
       return versionOf(rows.rows[0])
     },
 
