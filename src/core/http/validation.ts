@@ -7,6 +7,8 @@ interface Validator {
   (data: unknown, context?: unknown): unknown
   errors?: unknown
   schemaEnv?: unknown
+  /** The schema Ajv compiled this validator from. */
+  schema?: unknown
 }
 
 const BASE_OPTIONS = { allErrors: true, removeAdditional: true, useDefaults: true } as const
@@ -56,7 +58,7 @@ function bodyValidator(strict: Validator, coercing: () => Validator): Validator 
     const marked = data !== null && typeof data === 'object' ? stringSourced.get(data) : undefined
     let chosen = strict
     if (marked === true) chosen = coercing()
-    else if (marked !== undefined) coerceProperties(coercing(), data as Record<string, unknown>, marked)
+    else if (marked !== undefined && needsCoercion(strict.schema, data as Record<string, unknown>, marked)) coerceProperties(coercing(), data as Record<string, unknown>, marked)
     const valid = chosen(data, context)
     validate.errors = chosen.errors
     return valid
@@ -64,6 +66,23 @@ function bodyValidator(strict: Validator, coercing: () => Validator): Validator 
   // Fastify passes the request as parent data only to validators that look like Ajv's.
   validate.schemaEnv = strict.schemaEnv
   return validate
+}
+
+/**
+ * Whether coercing would change any of the named properties: not when each is a string that its
+ * schema declares a plain string (JSON creates mark every string property castable; copying the
+ * body and running the coercing validator for those was measurable on every create). A value of
+ * another kind (a repeated query parameter arrives as an array) or a property whose schema is not
+ * a plain string (a union, a number, a reference) is coerced as before.
+ */
+function needsCoercion(schema: unknown, body: Record<string, unknown>, properties: ReadonlySet<string>): boolean {
+  const shapes = (schema as { properties?: Record<string, { type?: unknown } | undefined> } | undefined)?.properties
+  if (shapes === undefined) return true
+  for (const name of properties) {
+    if (!Object.hasOwn(body, name)) continue
+    if (typeof body[name] !== 'string' || shapes[name]?.type !== 'string') return true
+  }
+  return false
 }
 
 /**

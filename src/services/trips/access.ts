@@ -56,6 +56,8 @@ export function createAccess(deps: AccessDeps) {
 
   return {
     viewerId,
+    /** Whether this user is the caller (by e-mail). */
+    isCaller: isSelf,
     /** The tour, if the caller is a member (or rules are open); 404 otherwise. */
     async readableTour(caller: Caller, tourId: number): Promise<TourRow> {
       return (await memberTour(caller, tourId)).tour

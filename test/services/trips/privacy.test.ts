@@ -149,6 +149,9 @@ test('a valid token without a user gets 403 TRIPS_CALLER_UNKNOWN on every route 
     ['DELETE', `/tour/${tourId}`],
     ['POST', `/user/${annId}/tour`, { date: '2027-01-01', location: 'x' }],
     ['POST', '/tour', { date: '2027-01-01', location: 'x', creator_id: Number(annId) }],
+    // No such creator: the caller is still refused first, so an unknown caller learns nothing of the ids.
+    ['POST', '/user/999999/tour', { date: '2027-01-01', location: 'x' }],
+    ['POST', '/tour', { date: '2027-01-01', location: 'x', creator_id: 999999 }],
     ['POST', `/user/${annId}/tour/${tourId}/plan`, {}],
     ['GET', `/user/${annId}/tour/${tourId}/plan`],
     ['GET', `/plan/${planId}`],

@@ -39,8 +39,10 @@ export function createToursService({ tours, users, access, now }: ToursServiceDe
       if (creatorId === undefined) {
         throw tripsError('TRIPS_VALIDATION_FAILED', undefined, { details: [{ pointer: '/creator_id', message: "creator_id must have required property 'creator_id'" }] })
       }
-      await access.viewerId(caller)
       const creator = await users.findById(creatorId)
+      // A caller without a user is refused before anything else is said; a creator who is the
+      // caller proves the caller has one, so the lookup runs only on the other paths.
+      if (!creator || !access.isCaller(caller, creator)) await access.viewerId(caller)
       if (!creator) throw tripsError('TRIPS_USER_NOT_FOUND', `No user with id ${creatorId} to create the tour for.`)
       await access.assertCreator(caller, creator)
       const at = now()
