@@ -9,13 +9,12 @@
  * going second. Ratios between separate `npm run bench` runs move with the host by ±15 %; this
  * tells a 3–5 % difference apart (docs/performance.md, "Comparing two builds").
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
-import { CLI, cpuMs, readyUrls, SERVER_NODE_FLAGS } from './harness.js'
+import { CLI, contextFor, cpuMs, median, serverEnv, startServer, stop, type RunningServer } from './harness.js'
 import type { HttpScenario, ServiceBench } from './types.js'
 
 const { values: options } = parseArgs({
@@ -38,53 +37,32 @@ const rate = Number(options.rate)
 const builds = { base: path.resolve(options.base, 'dist', 'cli', 'main.js'), this: CLI }
 const bench = ((await import(`./scenarios/${service}.js`)) as { bench: ServiceBench }).bench
 
-interface Contender { name: string; url: string; pid: number; child: ChildProcess; scenario: HttpScenario }
+interface Contender { name: string; server: RunningServer; url: string; scenario: HttpScenario }
 
 async function start(name: string, cli: string): Promise<Contender> {
   if (!fs.existsSync(cli)) throw new Error(`${cli} does not exist: build that checkout first (npm ci && npm run build)`)
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `quartet-ab-${name}-`))
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), QUARTET_DATA_DIR: dataDir, LOG_LEVEL: 'warn', [`${service.toUpperCase()}_PORT`]: '0', FEED_CLIENT_PORT: '0', ...(bench.env ?? {}) }
-  delete env.DATABASE_URL
-  delete env.REDIS_URL
-  delete env.QUARTET_LOG_FORMAT
-  const logFile = path.join(dataDir, 'server.log')
-  const out = fs.openSync(logFile, 'a')
-  const profile = options['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options['cpu-prof'], name)}`] : []
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...profile, cli, 'serve', service], { env, stdio: ['ignore', out, out] })
-  fs.closeSync(out)
-  let url: string | undefined
-  for (let waited = 0; !url; waited += 100) {
-    if (child.exitCode !== null || waited > 60_000) throw new Error(`${name} did not start:\n${fs.readFileSync(logFile, 'utf8')}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    const log = fs.readFileSync(logFile, 'utf8')
-    // JSON lines (`ready` record) from current builds; older ones printed "<service>  <url>".
-    url = readyUrls(log)?.[service] ?? new RegExp(`^${service}\\s+(http://\\S+)`, 'm').exec(log)?.[1]
-  }
-  const context = {
-    baseUrl: url, env, serverRssMb: () => NaN, replayServer: async () => url,
-    cli: async (args: string[]) => {
-      const run = spawnSync(process.execPath, [cli, ...args], { env, encoding: 'utf8' })
-      if (run.status !== 0) throw new Error(`${name}: quartet ${args.join(' ')} failed: ${run.stderr}`)
-      return run.stdout
-    }
-  }
-  const scenarios = (await bench.setup(context)).filter((s): s is HttpScenario => s.kind === 'http' && s.url === undefined && s.name.includes(options.route))
+  const env = serverEnv({ LOG_LEVEL: 'warn', [`${service.toUpperCase()}_PORT`]: '0', ...(bench.env ?? {}) }, dataDir)
+  const nodeFlags = options['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options['cpu-prof'], name)}`] : []
+  const server = await startServer([service], env, 60_000, { cli, nodeFlags })
+  const url = server.urls[service]!
+  const scenarios = (await bench.setup(contextFor(url, env, server.pid, [], cli)))
+    .filter((s): s is HttpScenario => s.kind === 'http' && s.url === undefined && s.name.includes(options.route))
   if (scenarios.length === 0) throw new Error(`no HTTP scenario of ${service} has "${options.route}" in its name`)
-  return { name, url, pid: child.pid as number, child, scenario: scenarios[0] as HttpScenario }
+  return { name, server, url, scenario: scenarios[0] as HttpScenario }
 }
 
 async function round(contender: Contender, seconds: number): Promise<number> {
   const { scenario } = contender
-  const before = cpuMs(contender.pid)
+  const before = cpuMs(contender.server.pid)
   const result = await autocannon({
     url: contender.url + scenario.path, method: scenario.method, headers: scenario.headers ?? {},
     ...(scenario.body !== undefined ? { body: scenario.body } : {}), connections: 10, overallRate: rate, duration: seconds
   })
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${contender.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`)
-  return ((cpuMs(contender.pid) - before) * 1000) / result.requests.total
+  return ((cpuMs(contender.server.pid) - before) * 1000) / result.requests.total
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] as number
 const contenders = [await start('base', builds.base), await start('this', builds.this)]
 try {
   console.log(`${contenders[0]!.scenario.name} at ${rate} req/s, ${options.rounds} × 2 rounds of ${options.seconds} s`)
@@ -105,8 +83,5 @@ try {
   console.log(Object.entries(cells).map(([cell, values]) => `${cell}: median ${median(values).toFixed(1)} µs`).join(' | '))
   console.log(`this / base, CPU per request: median of pairs ${median(ratios).toFixed(3)}, geometric mean ${geomean.toFixed(3)}`)
 } finally {
-  for (const { child } of contenders) {
-    child.kill('SIGTERM')
-    if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve))
-  }
+  for (const { server } of contenders) await stop(server.child)
 }

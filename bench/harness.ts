@@ -139,15 +139,29 @@ export function readyUrls(log: string): Record<string, string> | undefined {
   return undefined
 }
 
+/** Builds before the JSON `ready` record (2026-11-22) printed "<service>  <url>" lines and then "ready". */
+function legacyReadyUrls(log: string, services: string[]): Record<string, string> | undefined {
+  if (services.length === 0 || !/^ready$/m.test(log)) return undefined
+  const urls = Object.fromEntries(services.map((name) => [name, new RegExp(`^${name}\\s+(http://\\S+)`, 'm').exec(log)?.[1]]))
+  return Object.values(urls).every((url) => url !== undefined) ? urls as Record<string, string> : undefined
+}
+
 /**
  * Starts the built CLI (`quartet serve <services…>`) with its output going to a file — as a log
  * collector would take it: JSON lines — and resolves each service's URL from its `ready` record.
  */
-export async function startServer(services: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<RunningServer> {
+export interface ServerBuild {
+  /** The built CLI to start (default: this checkout's dist/); `npm run bench:ab` passes another checkout's. */
+  cli?: string
+  /** Node flags in addition to SERVER_NODE_FLAGS, e.g. --cpu-prof. */
+  nodeFlags?: string[]
+}
+
+export async function startServer(services: string[], env: Record<string, string>, timeoutMs = 60_000, build: ServerBuild = {}): Promise<RunningServer> {
   const logFile = path.join(env.QUARTET_DATA_DIR as string, 'server.log')
   fs.mkdirSync(path.dirname(logFile), { recursive: true })
   const out = fs.openSync(logFile, 'a')
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, CLI, 'serve', ...services], { env, stdio: ['ignore', out, out] })
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...(build.nodeFlags ?? []), build.cli ?? CLI, 'serve', ...services], { env, stdio: ['ignore', out, out] })
   fs.closeSync(out)
   const deadline = Date.now() + timeoutMs
   let text = ''
@@ -157,7 +171,7 @@ export async function startServer(services: string[], env: Record<string, string
     if (Date.now() > deadline) throw new Error(`quartet serve ${services.join(' ')} not ready:\n${text}`)
     await new Promise((r) => setTimeout(r, 100))
     text = fs.readFileSync(logFile, 'utf8')
-    urls = readyUrls(text)
+    urls = readyUrls(text) ?? legacyReadyUrls(text, services)
   }
   return { urls, pid: child.pid as number, child, logFile, dataDir: env.QUARTET_DATA_DIR as string }
 }
@@ -171,7 +185,7 @@ export function serverEnv(extra: Record<string, string>, dataDir: string): Recor
   return env
 }
 
-export function contextFor(baseUrl: string, env: Record<string, string>, pid: number, referenceServers: Baseline[]): BenchContext {
+export function contextFor(baseUrl: string, env: Record<string, string>, pid: number, referenceServers: Baseline[], cli = CLI): BenchContext {
   return {
     baseUrl,
     env,
@@ -182,7 +196,7 @@ export function contextFor(baseUrl: string, env: Record<string, string>, pid: nu
       return server.url
     },
     cli: (args) => new Promise((resolve, reject) => {
-      const run = spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8' })
+      const run = spawnSync(process.execPath, [cli, ...args], { env, encoding: 'utf8' })
       if (run.status === 0) resolve(run.stdout)
       else reject(new Error(`quartet ${args.join(' ')} failed (${run.status}): ${run.stderr}`))
     })
