@@ -1,4 +1,5 @@
 import js from '@eslint/js'
+import stylistic from '@stylistic/eslint-plugin'
 import tseslint from 'typescript-eslint'
 
 const services = ['orchestrator', 'trips', 'feed', 'marketplace']
@@ -7,13 +8,22 @@ export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'coverage/', 'test-results/', 'web/**/dist/', '.quartet/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  // Prettier wraps code at 140 columns; what it cannot wrap (strings, comments, regexes) is wrapped by hand.
+  {
+    files: ['**/*.ts', '**/*.tsx', '**/*.js', '**/*.mjs'],
+    plugins: { '@stylistic': stylistic },
+    rules: { '@stylistic/max-len': ['error', { code: 140, tabWidth: 2 }] }
+  },
   {
     files: ['**/*.ts', '**/*.tsx'],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname }
     },
     rules: {
-      '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite'] }] }],
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite'] }] }
+      ],
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
       '@typescript-eslint/await-thenable': 'error',
       '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
@@ -27,12 +37,17 @@ export default tseslint.config(
   ...services.map((name) => ({
     files: [`src/services/${name}/**/*.ts`],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: services.filter((other) => other !== name).map((other) => ({
-          group: [`**/services/${other}/**`, `**/services/${other}`, `../${other}/**`, `../../${other}/**`],
-          message: `services/${name} must not import services/${other}: share through src/core/`
-        }))
-      }]
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: services
+            .filter((other) => other !== name)
+            .map((other) => ({
+              group: [`**/services/${other}/**`, `**/services/${other}`, `../${other}/**`, `../../${other}/**`],
+              message: `services/${name} must not import services/${other}: share through src/core/`
+            }))
+        }
+      ]
     }
   })),
   // A module reaches another module of its service only through that module's service file
@@ -42,12 +57,24 @@ export default tseslint.config(
     files: [`src/services/${name}/modules/**/*.ts`],
     rules: {
       'no-restricted-imports': 'off',
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        patterns: [
-          ...services.filter((other) => other !== name).map((other) => ({ group: [`**/services/${other}/**`, `../../../${other}/**`], message: `services/${name} must not import services/${other}` })),
-          { group: ['../*/*.repository.js', '../*/*.routes.js'], allowTypeImports: true, message: 'import another module only through its service file (<group>.service.ts)' }
-        ]
-      }]
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...services
+              .filter((other) => other !== name)
+              .map((other) => ({
+                group: [`**/services/${other}/**`, `../../../${other}/**`],
+                message: `services/${name} must not import services/${other}`
+              })),
+            {
+              group: ['../*/*.repository.js', '../*/*.routes.js'],
+              allowTypeImports: true,
+              message: 'import another module only through its service file (<group>.service.ts)'
+            }
+          ]
+        }
+      ]
     }
   })),
   // The CLI and tests compose services; they may import any of them.

@@ -29,7 +29,10 @@ const { values: options } = parseArgs({
   }
 })
 if (!options.base) {
-  console.error('usage: npm run bench:ab -- --base <checkout with a built dist/> [--service trips] [--route "POST"] [--rate 2500] [--rounds 24] [--seconds 4] [--cpu-prof <dir>]')
+  console.error(
+    'usage: npm run bench:ab -- --base <checkout with a built dist/> [--service trips] [--route "POST"] [--rate 2500] [--rounds 24] ' +
+      '[--seconds 4] [--cpu-prof <dir>]'
+  )
   process.exit(2)
 }
 const service = options.service
@@ -37,7 +40,12 @@ const rate = Number(options.rate)
 const builds = { base: path.resolve(options.base, 'dist', 'cli', 'main.js'), this: CLI }
 const bench = ((await import(`./scenarios/${service}.js`)) as { bench: ServiceBench }).bench
 
-interface Contender { name: string; server: RunningServer; url: string; scenario: HttpScenario }
+interface Contender {
+  name: string
+  server: RunningServer
+  url: string
+  scenario: HttpScenario
+}
 
 async function start(name: string, cli: string): Promise<Contender> {
   if (!fs.existsSync(cli)) throw new Error(`${cli} does not exist: build that checkout first (npm ci && npm run build)`)
@@ -46,8 +54,9 @@ async function start(name: string, cli: string): Promise<Contender> {
   const nodeFlags = options['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options['cpu-prof'], name)}`] : []
   const server = await startServer([service], env, 60_000, { cli, nodeFlags })
   const url = server.urls[service]!
-  const scenarios = (await bench.setup(contextFor(url, env, server.pid, [], cli)))
-    .filter((s): s is HttpScenario => s.kind === 'http' && s.url === undefined && s.name.includes(options.route))
+  const scenarios = (await bench.setup(contextFor(url, env, server.pid, [], cli))).filter(
+    (s): s is HttpScenario => s.kind === 'http' && s.url === undefined && s.name.includes(options.route)
+  )
   if (scenarios.length === 0) throw new Error(`no HTTP scenario of ${service} has "${options.route}" in its name`)
   return { name, server, url, scenario: scenarios[0] as HttpScenario }
 }
@@ -56,10 +65,16 @@ async function round(contender: Contender, seconds: number): Promise<number> {
   const { scenario } = contender
   const before = cpuMs(contender.server.pid)
   const result = await autocannon({
-    url: contender.url + scenario.path, method: scenario.method, headers: scenario.headers ?? {},
-    ...(scenario.body !== undefined ? { body: scenario.body } : {}), connections: 10, overallRate: rate, duration: seconds
+    url: contender.url + scenario.path,
+    method: scenario.method,
+    headers: scenario.headers ?? {},
+    ...(scenario.body !== undefined ? { body: scenario.body } : {}),
+    connections: 10,
+    overallRate: rate,
+    duration: seconds
   })
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${contender.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`)
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${contender.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`)
   return ((cpuMs(contender.server.pid) - before) * 1000) / result.requests.total
 }
 
@@ -80,7 +95,11 @@ try {
     console.log(`round ${i + 1}: base ${cpu.base!.toFixed(1)} µs/request, this ${cpu.this!.toFixed(1)} (${order[0]!.name} first)`)
   }
   const geomean = Math.exp(ratios.reduce((sum, r) => sum + Math.log(r), 0) / ratios.length)
-  console.log(Object.entries(cells).map(([cell, values]) => `${cell}: median ${median(values).toFixed(1)} µs`).join(' | '))
+  console.log(
+    Object.entries(cells)
+      .map(([cell, values]) => `${cell}: median ${median(values).toFixed(1)} µs`)
+      .join(' | ')
+  )
   console.log(`this / base, CPU per request: median of pairs ${median(ratios).toFixed(3)}, geometric mean ${geomean.toFixed(3)}`)
 } finally {
   for (const { server } of contenders) await stop(server.child)

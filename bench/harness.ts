@@ -18,9 +18,29 @@ export const CLI = path.join(root, 'dist', 'cli', 'main.js')
 // The server runs with the V8 flags its shebang and `npm start` give it (docs/decisions.md).
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8']
 
-export interface HttpRow { service: string; name: string; rps: number; baselineRps: number; ratio: number; p50: number; p99: number; non2xx: number; errors: number; target?: HttpScenario['target']; met?: boolean }
-export interface CustomRow { service: string; name: string; result: CustomResult }
-export interface MemoryRow { service: string; idleMb: number; peakMb: number }
+export interface HttpRow {
+  service: string
+  name: string
+  rps: number
+  baselineRps: number
+  ratio: number
+  p50: number
+  p99: number
+  non2xx: number
+  errors: number
+  target?: HttpScenario['target']
+  met?: boolean
+}
+export interface CustomRow {
+  service: string
+  name: string
+  result: CustomResult
+}
+export interface MemoryRow {
+  service: string
+  idleMb: number
+  peakMb: number
+}
 
 export function rssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
   try {
@@ -32,19 +52,32 @@ export function rssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
   }
 }
 
-export async function load(url: string, scenario: Pick<HttpScenario, 'method' | 'headers' | 'body' | 'connections' | 'rotatePaths'>, duration = DURATION) {
+export async function load(
+  url: string,
+  scenario: Pick<HttpScenario, 'method' | 'headers' | 'body' | 'connections' | 'rotatePaths'>,
+  duration = DURATION
+) {
   const paths = scenario.rotatePaths
   let next = 0
   const result = await autocannon({
     url,
-    ...(paths ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: paths[next++ % paths.length]! }) }] } : {}),
+    ...(paths
+      ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: paths[next++ % paths.length]! }) }] }
+      : {}),
     method: scenario.method,
     headers: scenario.headers ?? {},
     ...(scenario.body !== undefined ? { body: scenario.body } : {}),
     connections: scenario.connections ?? CONNECTIONS,
     duration
   })
-  return { rps: result.requests.average, requests: result.requests.total, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts }
+  return {
+    rps: result.requests.average,
+    requests: result.requests.total,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts
+  }
 }
 
 export function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
@@ -92,10 +125,11 @@ export async function startFixedBodyServer(body: Buffer): Promise<Baseline> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-bench-body-'))
   const file = path.join(dir, 'body')
   fs.writeFileSync(file, body)
+  const respond = "res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }); res.end(body)"
   const code = `
     const http = require('node:http')
     const body = require('node:fs').readFileSync(process.argv[1])
-    http.createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }); res.end(body) })
+    http.createServer((req, res) => { ${respond} })
       .listen(0, '127.0.0.1', function () { console.log('listening ' + this.address().port) })`
   const child = spawn(process.execPath, ['-e', code, file], { stdio: ['ignore', 'pipe', 'pipe'] })
   // The server has read the file once it listens.
@@ -122,7 +156,13 @@ export function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? NaN
 }
 
-export interface RunningServer { urls: Record<string, string>; pid: number; child: ChildProcess; logFile: string; dataDir: string }
+export interface RunningServer {
+  urls: Record<string, string>
+  pid: number
+  child: ChildProcess
+  logFile: string
+  dataDir: string
+}
 
 /** The URL of each service in the `ready` record, once the log holds it (stderr lines in the same file are not JSON and are skipped). */
 export function readyUrls(log: string): Record<string, string> | undefined {
@@ -143,7 +183,7 @@ export function readyUrls(log: string): Record<string, string> | undefined {
 function legacyReadyUrls(log: string, services: string[]): Record<string, string> | undefined {
   if (services.length === 0 || !/^ready$/m.test(log)) return undefined
   const urls = Object.fromEntries(services.map((name) => [name, new RegExp(`^${name}\\s+(http://\\S+)`, 'm').exec(log)?.[1]]))
-  return Object.values(urls).every((url) => url !== undefined) ? urls as Record<string, string> : undefined
+  return Object.values(urls).every((url) => url !== undefined) ? (urls as Record<string, string>) : undefined
 }
 
 /**
@@ -157,11 +197,19 @@ export interface ServerBuild {
   nodeFlags?: string[]
 }
 
-export async function startServer(services: string[], env: Record<string, string>, timeoutMs = 60_000, build: ServerBuild = {}): Promise<RunningServer> {
+export async function startServer(
+  services: string[],
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+  build: ServerBuild = {}
+): Promise<RunningServer> {
   const logFile = path.join(env.QUARTET_DATA_DIR as string, 'server.log')
   fs.mkdirSync(path.dirname(logFile), { recursive: true })
   const out = fs.openSync(logFile, 'a')
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...(build.nodeFlags ?? []), build.cli ?? CLI, 'serve', ...services], { env, stdio: ['ignore', out, out] })
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...(build.nodeFlags ?? []), build.cli ?? CLI, 'serve', ...services], {
+    env,
+    stdio: ['ignore', out, out]
+  })
   fs.closeSync(out)
   const deadline = Date.now() + timeoutMs
   let text = ''
@@ -177,7 +225,12 @@ export async function startServer(services: string[], env: Record<string, string
 }
 
 export function serverEnv(extra: Record<string, string>, dataDir: string): Record<string, string> {
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), QUARTET_DATA_DIR: dataDir, FEED_CLIENT_PORT: '0', ...extra }
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    QUARTET_DATA_DIR: dataDir,
+    FEED_CLIENT_PORT: '0',
+    ...extra
+  }
   delete env.DATABASE_URL
   delete env.REDIS_URL
   // Output to a file is JSON lines by default; startServer reads them.
@@ -185,7 +238,13 @@ export function serverEnv(extra: Record<string, string>, dataDir: string): Recor
   return env
 }
 
-export function contextFor(baseUrl: string, env: Record<string, string>, pid: number, referenceServers: Baseline[], cli = CLI): BenchContext {
+export function contextFor(
+  baseUrl: string,
+  env: Record<string, string>,
+  pid: number,
+  referenceServers: Baseline[],
+  cli = CLI
+): BenchContext {
   return {
     baseUrl,
     env,
@@ -195,11 +254,12 @@ export function contextFor(baseUrl: string, env: Record<string, string>, pid: nu
       referenceServers.push(server)
       return server.url
     },
-    cli: (args) => new Promise((resolve, reject) => {
-      const run = spawnSync(process.execPath, [cli, ...args], { env, encoding: 'utf8' })
-      if (run.status === 0) resolve(run.stdout)
-      else reject(new Error(`quartet ${args.join(' ')} failed (${run.status}): ${run.stderr}`))
-    })
+    cli: (args) =>
+      new Promise((resolve, reject) => {
+        const run = spawnSync(process.execPath, [cli, ...args], { env, encoding: 'utf8' })
+        if (run.status === 0) resolve(run.stdout)
+        else reject(new Error(`quartet ${args.join(' ')} failed (${run.status}): ${run.stderr}`))
+      })
   }
 }
 

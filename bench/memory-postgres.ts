@@ -38,7 +38,9 @@ export async function memorySearchOnPostgres(): Promise<CustomResult> {
     await admin(serverUrl, `drop database if exists ${SCRATCH_DATABASE}`)
     await admin(serverUrl, `create database ${SCRATCH_DATABASE}`)
   } catch (error) {
-    return { metrics: { skipped: `no PostgreSQL to create a scratch database on (${new URL(serverUrl).host}: ${(error as Error).message})` } }
+    return {
+      metrics: { skipped: `no PostgreSQL to create a scratch database on (${new URL(serverUrl).host}: ${(error as Error).message})` }
+    }
   }
   const scratch = new URL(serverUrl)
   scratch.pathname = `/${SCRATCH_DATABASE}`
@@ -48,14 +50,17 @@ export async function memorySearchOnPostgres(): Promise<CustomResult> {
   try {
     execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: project })
     const seeded = await seedMemory({ databaseUrl, projectRoot: project })
-    const env = { ...serverEnv({ LOG_LEVEL: 'warn', ORCHESTRATOR_PORT: '0', QUARTET_PROJECT: project }, dataDir), DATABASE_URL: databaseUrl }
+    const env = {
+      ...serverEnv({ LOG_LEVEL: 'warn', ORCHESTRATOR_PORT: '0', QUARTET_PROJECT: project }, dataDir),
+      DATABASE_URL: databaseUrl
+    }
     const server = await startServer(['orchestrator'], env)
     try {
       const baseUrl = server.urls.orchestrator!
       const token = fs.readFileSync(path.join(project, '.quartet', 'runtime', 'api-token'), 'utf8').trim()
       const headers = { authorization: `Bearer ${token}` }
       const url = `${baseUrl}/api/memory/search?${new URLSearchParams({ v: '1', q: MEMORY_QUERY })}`
-      const probe = await (await fetch(url, { headers })).json() as { view: { state: string } }
+      const probe = (await (await fetch(url, { headers })).json()) as { view: { state: string } }
       if (probe.view.state !== 'AVAILABLE') throw new Error(`unexpected view ${JSON.stringify(probe).slice(0, 300)}`)
       const distinct = distinctMemoryQueries(5000).map((query) => `/api/memory/search?${new URLSearchParams({ v: '1', q: query })}`)
       const repeated = { method: 'GET' as const, headers, connections: 20 }

@@ -23,10 +23,17 @@ function word(seed: number): string {
 
 /** `count` different two-word queries like MEMORY_QUERY (each matching about 600 entries), for reads that no kept answer serves. */
 export function distinctMemoryQueries(count: number): string[] {
-  return Array.from({ length: count }, (_, i) => `w${(i * 7 + 1) % VOCABULARY} w${(i * 13 + 2500) % VOCABULARY}`).filter((query) => query !== MEMORY_QUERY)
+  return Array.from({ length: count }, (_, i) => `w${(i * 7 + 1) % VOCABULARY} w${(i * 13 + 2500) % VOCABULARY}`).filter(
+    (query) => query !== MEMORY_QUERY
+  )
 }
 
-export async function seedMemory(options: { sqlitePath?: string; databaseUrl?: string; projectRoot: string; count?: number }): Promise<{ projectId: number; matching: number }> {
+export async function seedMemory(options: {
+  sqlitePath?: string
+  databaseUrl?: string
+  projectRoot: string
+  count?: number
+}): Promise<{ projectId: number; matching: number }> {
   const database = await openDatabase({ url: options.databaseUrl, sqlitePath: options.sqlitePath, poolSize: 2 })
   try {
     await migrateToLatest(database.db, allMigrationSets())
@@ -40,8 +47,12 @@ export async function seedMemory(options: { sqlitePath?: string; databaseUrl?: s
       const words = Array.from({ length: WORDS_PER_ENTRY }, (_, k) => word(i * WORDS_PER_ENTRY + k + 1))
       if (words.some((w) => wanted.has(w))) matching++
       await repos.memory.record(scope, {
-        type: TYPES[i % TYPES.length]!, source: 'system', title: `entry ${i} ${words.slice(0, 3).join(' ')}`,
-        content: `${words.join(' ')}\n${'context line\n'.repeat(i % 4)}`, sprintNum: Math.floor(i / 100), tags: [words[0]!]
+        type: TYPES[i % TYPES.length]!,
+        source: 'system',
+        title: `entry ${i} ${words.slice(0, 3).join(' ')}`,
+        content: `${words.join(' ')}\n${'context line\n'.repeat(i % 4)}`,
+        sprintNum: Math.floor(i / 100),
+        tags: [words[0]!]
       })
     }
     // A database that has taken 50,000 rows has been analysed by autovacuum long since; without

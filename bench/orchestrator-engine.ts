@@ -52,14 +52,41 @@ function quantile(values: number[], q: number): number {
 }
 
 function noOpTask(index: number): PlannedTask {
-  return { key: String(index + 1), title: `no-op ${index + 1}`, description: 'nothing to do', dependencies: [], files: [], goCriteria: [], noGoCriteria: [], priority: 'NORMAL', expectChange: false }
+  return {
+    key: String(index + 1),
+    title: `no-op ${index + 1}`,
+    description: 'nothing to do',
+    dependencies: [],
+    files: [],
+    goCriteria: [],
+    noGoCriteria: [],
+    priority: 'NORMAL',
+    expectChange: false
+  }
 }
 
-function runJobProcess(jobId: number, project: string, dataDir: string): Promise<{ code: number | null; output: string; ownCpuMs: number }> {
+function runJobProcess(
+  jobId: number,
+  project: string,
+  dataDir: string
+): Promise<{ code: number | null; output: string; ownCpuMs: number }> {
   return new Promise((resolve, reject) => {
     const env = { ...process.env }
     delete env.DATABASE_URL
-    const child = spawn(process.execPath, [...(process.env.BENCH_JOB_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), JOB_MAIN, '--job', String(jobId), '--project', project, '--data-dir', dataDir], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(
+      process.execPath,
+      [
+        ...(process.env.BENCH_JOB_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
+        JOB_MAIN,
+        '--job',
+        String(jobId),
+        '--project',
+        project,
+        '--data-dir',
+        dataDir
+      ],
+      { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] }
+    )
     let output = ''
     // The job's own CPU time, as last seen before it exits (its children's is counted on exit).
     let ownCpuMs = 0
@@ -67,8 +94,12 @@ function runJobProcess(jobId: number, project: string, dataDir: string): Promise
       const now = cpuMs(child.pid as number)
       if (Number.isFinite(now)) ownCpuMs = now // NaN once it is gone
     }, 50)
-    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })
-    child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString() })
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+    })
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+    })
     child.on('error', reject)
     child.on('close', (code) => {
       clearInterval(sample)
@@ -89,13 +120,23 @@ export async function measureEngineOverhead(mode: EngineOverhead['mode'], tasks 
   fs.mkdirSync(dataDir)
   try {
     if (mode === 'worktrees') {
-      for (const args of [['init', '-q', '-b', 'main'], ['config', 'user.name', 'Bench'], ['config', 'user.email', 'bench@localhost'], ['commit', '-q', '--allow-empty', '-m', 'initial']]) {
+      for (const args of [
+        ['init', '-q', '-b', 'main'],
+        ['config', 'user.name', 'Bench'],
+        ['config', 'user.email', 'bench@localhost'],
+        ['commit', '-q', '--allow-empty', '-m', 'initial']
+      ]) {
         if (spawnSync('git', args, { cwd: project }).status !== 0) throw new Error(`git ${args[0]} failed`)
       }
     }
-    fs.writeFileSync(path.join(project, '.quartet', 'config.json'), JSON.stringify({
-      agents: { noop: { kind: 'command', argv: ['/bin/true'] } }, default_agent: 'noop', engine: { max_workers: workers }
-    }))
+    fs.writeFileSync(
+      path.join(project, '.quartet', 'config.json'),
+      JSON.stringify({
+        agents: { noop: { kind: 'command', argv: ['/bin/true'] } },
+        default_agent: 'noop',
+        engine: { max_workers: workers }
+      })
+    )
     const sqlitePath = path.join(dataDir, 'quartet.db')
     const setup = await openDatabase({ sqlitePath })
     let jobId: number
@@ -105,7 +146,11 @@ export async function measureEngineOverhead(mode: EngineOverhead['mode'], tasks 
       await migrateToLatest(setup.db, [orchestratorMigrations])
       const repos = createOrchestratorRepositories(setup.db as OrchestratorDb, () => new Date())
       projectId = await repos.projects.ensure(project)
-      const { sprint } = await repos.sprints.createFromPlan(projectId, { mode: 'structured', tasks: Array.from({ length: tasks }, (_, i) => noOpTask(i)), warnings: [] }, { title: 'bench', directivesDigest: null })
+      const { sprint } = await repos.sprints.createFromPlan(
+        projectId,
+        { mode: 'structured', tasks: Array.from({ length: tasks }, (_, i) => noOpTask(i)), warnings: [] },
+        { title: 'bench', directivesDigest: null }
+      )
       sprintId = sprint.id
       jobId = (await repos.jobs.startJob(projectId, sprint.id, { resume: false })).job.id
     } finally {
@@ -122,8 +167,12 @@ export async function measureEngineOverhead(mode: EngineOverhead['mode'], tasks 
     const read = await openDatabase({ sqlitePath })
     try {
       const repos = createOrchestratorRepositories(read.db as OrchestratorDb, () => new Date())
-      const attempts = await (read.db as OrchestratorDb).selectFrom('orch_attempts').innerJoin('orch_tasks', 'orch_tasks.id', 'orch_attempts.task_id')
-        .select(['orch_attempts.task_id as key', 'orch_attempts.agent_ms as agentMs', 'orch_attempts.status as status']).where('orch_tasks.sprint_id', '=', sprintId).execute()
+      const attempts = await (read.db as OrchestratorDb)
+        .selectFrom('orch_attempts')
+        .innerJoin('orch_tasks', 'orch_tasks.id', 'orch_attempts.task_id')
+        .select(['orch_attempts.task_id as key', 'orch_attempts.agent_ms as agentMs', 'orch_attempts.status as status'])
+        .where('orch_tasks.sprint_id', '=', sprintId)
+        .execute()
       const done = attempts.filter((a) => a.status === 'DONE')
       if (done.length !== tasks) throw new Error(`expected ${tasks} DONE tasks, got ${done.length} of ${attempts.length} attempts`)
       const agentMs = new Map(done.map((a) => [a.key, Number(a.agentMs)]))
@@ -132,15 +181,19 @@ export async function measureEngineOverhead(mode: EngineOverhead['mode'], tasks 
       for (const event of await repos.events.readAfter(projectId, 0, 100 * tasks, { sprintId })) {
         if (!event.taskId) continue
         if (event.type === 'task_claimed') claimed.set(event.taskId, Date.parse(event.createdAt))
-        if (event.type === 'task_done') overheads.push(Date.parse(event.createdAt) - claimed.get(event.taskId)! - agentMs.get(event.taskId)!)
+        if (event.type === 'task_done')
+          overheads.push(Date.parse(event.createdAt) - claimed.get(event.taskId)! - agentMs.get(event.taskId)!)
       }
       const median = quantile(overheads, 0.5)
       return {
-        mode, tasks, workers, sprintMs: Math.round(sprintMs),
+        mode,
+        tasks,
+        workers,
+        sprintMs: Math.round(sprintMs),
         overhead: { medianMs: median, p95Ms: quantile(overheads, 0.95) },
         agent: { medianMs: quantile([...agentMs.values()], 0.5) },
-        cpuPerTaskMs: Math.round(cpuMs / tasks * 10) / 10,
-        jobCpuPerTaskMs: Math.round(job.ownCpuMs / tasks * 10) / 10,
+        cpuPerTaskMs: Math.round((cpuMs / tasks) * 10) / 10,
+        jobCpuPerTaskMs: Math.round((job.ownCpuMs / tasks) * 10) / 10,
         targetMs: TARGET_MS[mode],
         met: median < TARGET_MS[mode]
       }
@@ -159,9 +212,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const mode of ['plain', 'worktrees'] as const) {
     const r = await measureEngineOverhead(mode, tasks, workers)
     failed ||= !r.met
-    console.log(`${mode.padEnd(9)} ${r.tasks} tasks × ${r.workers} workers in ${(r.sprintMs / 1000).toFixed(1)} s: overhead median ${r.overhead.medianMs} ms, p95 ${r.overhead.p95Ms} ms ` +
-      `(agent median ${r.agent.medianMs} ms; CPU per task ${r.cpuPerTaskMs} ms, of which the job itself ${r.jobCpuPerTaskMs} ms); ` +
-      `target median < ${r.targetMs} ms: ${r.met ? 'met' : 'MISSED'}`)
+    console.log(
+      `${mode.padEnd(9)} ${r.tasks} tasks × ${r.workers} workers in ${(r.sprintMs / 1000).toFixed(1)} s: ` +
+        `overhead median ${r.overhead.medianMs} ms, p95 ${r.overhead.p95Ms} ms ` +
+        `(agent median ${r.agent.medianMs} ms; CPU per task ${r.cpuPerTaskMs} ms, of which the job itself ${r.jobCpuPerTaskMs} ms); ` +
+        `target median < ${r.targetMs} ms: ${r.met ? 'met' : 'MISSED'}`
+    )
   }
   process.exitCode = failed ? 1 : 0
 }

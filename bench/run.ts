@@ -11,8 +11,25 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {
-  CONNECTIONS, DURATION, ROUND_SECONDS, ROUNDS, contextFor, fmt, load, measureBaseline, median, root, rssMb, serverEnv, startBaseline, startServer, stop,
-  type Baseline, type CustomRow, type HttpRow, type MemoryRow
+  CONNECTIONS,
+  DURATION,
+  ROUND_SECONDS,
+  ROUNDS,
+  contextFor,
+  fmt,
+  load,
+  measureBaseline,
+  median,
+  root,
+  rssMb,
+  serverEnv,
+  startBaseline,
+  startServer,
+  stop,
+  type Baseline,
+  type CustomRow,
+  type HttpRow,
+  type MemoryRow
 } from './harness.js'
 import type { CustomResult, HttpScenario, ServiceBench } from './types.js'
 import { USERS_RUN, benchUsersRun, usersRunSection, type KeptRow } from './users-run.js'
@@ -33,12 +50,34 @@ async function measureHttp(label: string, scenario: HttpScenario, url: string, b
   const m = { ...middle, non2xx: rounds.reduce((n, r) => n + r.run.non2xx, 0), errors: rounds.reduce((n, r) => n + r.run.errors, 0) }
   const ratio = m.rps / baselineRps
   const target = scenario.target
-  const met = target ? (target.minRatio === undefined || ratio >= target.minRatio) && (target.maxP99Ms === undefined || m.p99 < target.maxP99Ms) && m.non2xx === 0 : undefined
-  process.stdout.write(`${Math.round(m.rps)} req/s (${(ratio * 100).toFixed(1)} % of ${Math.round(baselineRps)}), p99 ${m.p99} ms${m.non2xx ? `, ${m.non2xx} non-2xx!` : ''}\n`)
-  return { service: label, name: scenario.name, ...m, baselineRps, ratio, ...(target ? { target } : {}), ...(met !== undefined ? { met } : {}) }
+  const met = target
+    ? (target.minRatio === undefined || ratio >= target.minRatio) &&
+      (target.maxP99Ms === undefined || m.p99 < target.maxP99Ms) &&
+      m.non2xx === 0
+    : undefined
+  process.stdout.write(
+    `${Math.round(m.rps)} req/s (${(ratio * 100).toFixed(1)} % of ${Math.round(baselineRps)}), ` +
+      `p99 ${m.p99} ms${m.non2xx ? `, ${m.non2xx} non-2xx!` : ''}\n`
+  )
+  return {
+    service: label,
+    name: scenario.name,
+    ...m,
+    baselineRps,
+    ratio,
+    ...(target ? { target } : {}),
+    ...(met !== undefined ? { met } : {})
+  }
 }
 
-async function benchService(bench: ServiceBench, base: Baseline, baselines: number[], http: HttpRow[], custom: CustomRow[], memory: MemoryRow[]) {
+async function benchService(
+  bench: ServiceBench,
+  base: Baseline,
+  baselines: number[],
+  http: HttpRow[],
+  custom: CustomRow[],
+  memory: MemoryRow[]
+) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `quartet-bench-${bench.service}-`))
   const env = serverEnv({ LOG_LEVEL: 'warn', [`${bench.service.toUpperCase()}_PORT`]: '0', ...(bench.env ?? {}) }, dataDir)
   const server = await startServer([bench.service], env)
@@ -55,7 +94,9 @@ async function benchService(bench: ServiceBench, base: Baseline, baselines: numb
       } else {
         process.stdout.write(`  ${bench.service}: ${scenario.name} … `)
         // A failing measurement is reported as such; it does not cost the rest of the run.
-        const result: CustomResult = await scenario.run(context).catch((error: unknown) => ({ metrics: { error: String(error).slice(0, 200) }, pass: false }))
+        const result: CustomResult = await scenario
+          .run(context)
+          .catch((error: unknown) => ({ metrics: { error: String(error).slice(0, 200) }, pass: false }))
         custom.push({ service: bench.service, name: scenario.name, result })
         process.stdout.write(`${JSON.stringify(result.metrics)}\n`)
       }
@@ -80,7 +121,10 @@ async function main() {
   const wanted = process.argv.slice(2)
   const scenarioDir = path.join(root, 'bench', 'scenarios')
   const benches: ServiceBench[] = []
-  for (const file of fs.readdirSync(scenarioDir).filter((f) => f.endsWith('.ts')).sort()) {
+  for (const file of fs
+    .readdirSync(scenarioDir)
+    .filter((f) => f.endsWith('.ts'))
+    .sort()) {
     const mod = (await import(path.join(scenarioDir, file))) as { bench?: ServiceBench }
     if (mod.bench && (wanted.length === 0 || wanted.includes(mod.bench.service))) benches.push(mod.bench)
   }
@@ -88,7 +132,10 @@ async function main() {
 
   if (process.env.BENCH_SKIP_BUILD !== '1') {
     console.log('building dist/ …')
-    const build = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' })
+    const build = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
+      cwd: root,
+      stdio: 'inherit'
+    })
     if (build.status !== 0) process.exit(build.status ?? 1)
   }
 
@@ -120,19 +167,26 @@ async function main() {
   const lines = [
     '# Benchmarks',
     '',
-    `Produced by \`npm run bench${wanted.length ? ` -- ${wanted.join(' ')}` : ''}\` on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}.`,
+    `Produced by \`npm run bench${wanted.length ? ` -- ${wanted.join(' ')}` : ''}\` on ${new Date().toISOString().slice(0, 10)}: ` +
+      `${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}.`,
     `Each row is autocannon against the built CLI (\`quartet serve <service>\`, embedded SQLite), ${CONNECTIONS} connections`,
     `unless noted, after a 2 s warm-up; the load generator runs on the same 2-core machine, as it does for the baseline.`,
     `This shared VM drifts by tens of percent within seconds (baseline rounds in this run: ${spread} req/s), so each row`,
-    `interleaves ${ROUNDS} rounds of ${ROUND_SECONDS} s: raw \`node:http\` JSON hello-world baseline, then the scenario. **req/s**, p50 and`,
+    `interleaves ${ROUNDS} rounds of ${ROUND_SECONDS} s: raw \`node:http\` JSON hello-world baseline, ` +
+      'then the scenario. **req/s**, p50 and',
     'p99 are the median scenario round, **Baseline req/s** the median of its adjacent baseline rounds, and **Ratio** their quotient.',
     '',
     '## HTTP',
     '',
     '| Service | Scenario | req/s | Baseline req/s | Ratio | p50 ms | p99 ms | non-2xx | Target | Met |',
     '|---|---|---:|---:|---:|---:|---:|---:|---|---|',
-    `| baseline | raw node:http JSON hello-world (first run) | ${fmt(base.rps)} | ${fmt(base.rps)} | 100 % | ${base.p50} | ${base.p99} | 0 | — | — |`,
-    ...http.map((r) => `| ${r.service} | ${r.name} | ${fmt(r.rps)} | ${fmt(r.baselineRps)} | ${fmt(r.ratio * 100, 1)} % | ${r.p50} | ${r.p99} | ${r.non2xx + r.errors} | ${targetText(r.target)} | ${r.met === undefined ? '—' : r.met ? 'yes' : '**no**'} |`),
+    `| baseline | raw node:http JSON hello-world (first run) | ${fmt(base.rps)} | ${fmt(base.rps)} | 100 % | ` +
+      `${base.p50} | ${base.p99} | 0 | — | — |`,
+    ...http.map(
+      (r) =>
+        `| ${r.service} | ${r.name} | ${fmt(r.rps)} | ${fmt(r.baselineRps)} | ${fmt(r.ratio * 100, 1)} % | ${r.p50} | ${r.p99} | ` +
+        `${r.non2xx + r.errors} | ${targetText(r.target)} | ${r.met === undefined ? '—' : r.met ? 'yes' : '**no**'} |`
+    ),
     '',
     ...usersRunSection(kept),
     '## Memory (server process RSS)',
@@ -145,8 +199,13 @@ async function main() {
   if (custom.length > 0) {
     lines.push('', '## Other measurements', '', '| Service | Scenario | Result | Target | Met |', '|---|---|---|---|---|')
     for (const c of custom) {
-      const metrics = Object.entries(c.result.metrics).map(([k, v]) => `${k}: ${typeof v === 'number' ? fmt(v, v < 100 ? 1 : 0) : v}`).join(', ')
-      lines.push(`| ${c.service} | ${c.name} | ${metrics} | ${c.result.targetText ?? '—'} | ${c.result.pass === undefined ? '—' : c.result.pass ? 'yes' : '**no**'} |`)
+      const metrics = Object.entries(c.result.metrics)
+        .map(([k, v]) => `${k}: ${typeof v === 'number' ? fmt(v, v < 100 ? 1 : 0) : v}`)
+        .join(', ')
+      lines.push(
+        `| ${c.service} | ${c.name} | ${metrics} | ${c.result.targetText ?? '—'} | ` +
+          `${c.result.pass === undefined ? '—' : c.result.pass ? 'yes' : '**no**'} |`
+      )
     }
   }
   lines.push('', 'Where a target is missed, [performance.md](performance.md) explains what was measured and why.', '')

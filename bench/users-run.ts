@@ -9,8 +9,21 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {
-  contextFor, cpuMs, fmt, load, measureBaseline, median, rssMb, ROUND_SECONDS, serverEnv, startServer, stop,
-  type Baseline, type HttpRow, type MemoryRow, type RunningServer
+  contextFor,
+  cpuMs,
+  fmt,
+  load,
+  measureBaseline,
+  median,
+  rssMb,
+  ROUND_SECONDS,
+  serverEnv,
+  startServer,
+  stop,
+  type Baseline,
+  type HttpRow,
+  type MemoryRow,
+  type RunningServer
 } from './harness.js'
 import type { HttpScenario, ServiceBench } from './types.js'
 
@@ -30,7 +43,11 @@ export interface KeptRow {
 }
 
 /** One server and the scenario as set up on it (its own URL, token or key). */
-interface Side { url: string; pid: number; scenario: HttpScenario }
+interface Side {
+  url: string
+  pid: number
+  scenario: HttpScenario
+}
 
 async function measureSide(side: Side) {
   const before = cpuMs(side.pid)
@@ -52,7 +69,7 @@ async function measurePair(service: string, alone: Side, users: Side, base: Base
     const first = round % 2 === 0 ? 'alone' : 'users'
     const a = first === 'alone' ? await measureSide(alone) : undefined
     const u = await measureSide(users)
-    const aloneRun = a ?? await measureSide(alone)
+    const aloneRun = a ?? (await measureSide(alone))
     rounds.push({ baseRps, alone: aloneRun, users: u })
   }
   const byRps = [...rounds].sort((x, y) => x.users.rps - y.users.rps)
@@ -63,13 +80,27 @@ async function measurePair(service: string, alone: Side, users: Side, base: Base
   const errors = rounds.reduce((n, r) => n + r.users.errors, 0)
   const aloneFailures = rounds.reduce((n, r) => n + r.alone.non2xx + r.alone.errors, 0)
   const target = scenario.target
-  const met = target ? (target.minRatio === undefined || usersRatio >= target.minRatio) && (target.maxP99Ms === undefined || middle.p99 < target.maxP99Ms) && non2xx === 0 : undefined
+  const met = target
+    ? (target.minRatio === undefined || usersRatio >= target.minRatio) &&
+      (target.maxP99Ms === undefined || middle.p99 < target.maxP99Ms) &&
+      non2xx === 0
+    : undefined
   const row: HttpRow = {
-    service: `${service} (${USERS_RUN})`, name: scenario.name, rps: middle.rps, baselineRps, ratio: usersRatio, p50: middle.p50, p99: middle.p99, non2xx, errors,
-    ...(target ? { target } : {}), ...(met !== undefined ? { met } : {})
+    service: `${service} (${USERS_RUN})`,
+    name: scenario.name,
+    rps: middle.rps,
+    baselineRps,
+    ratio: usersRatio,
+    p50: middle.p50,
+    p99: middle.p99,
+    non2xx,
+    errors,
+    ...(target ? { target } : {}),
+    ...(met !== undefined ? { met } : {})
   }
   const kept: KeptRow = {
-    service, name: scenario.name,
+    service,
+    name: scenario.name,
     aloneRatio: median(rounds.map((r) => r.alone.rps / r.baseRps)),
     usersRatio,
     // Against failed requests of the service alone there is nothing to compare.
@@ -78,12 +109,22 @@ async function measurePair(service: string, alone: Side, users: Side, base: Base
     usersCpuUs: median(rounds.map((r) => r.users.cpuUs))
   }
   if (aloneFailures > 0) process.stdout.write(`${aloneFailures} failed requests on the service alone! `)
-  process.stdout.write(`kept ${fmt(kept.kept * 100)} % (alone ${fmt(kept.aloneRatio * 100, 1)} %, ${USERS_RUN} ${fmt(usersRatio * 100, 1)} %; CPU ${fmt(kept.aloneCpuUs)} vs ${fmt(kept.usersCpuUs)} µs/request), p99 ${middle.p99} ms\n`)
+  process.stdout.write(
+    `kept ${fmt(kept.kept * 100)} % (alone ${fmt(kept.aloneRatio * 100, 1)} %, ${USERS_RUN} ${fmt(usersRatio * 100, 1)} %; ` +
+      `CPU ${fmt(kept.aloneCpuUs)} vs ${fmt(kept.usersCpuUs)} µs/request), p99 ${middle.p99} ms\n`
+  )
   return { row, kept }
 }
 
 /** Every targeted HTTP row of each service, as users run it and alone with logging off, side by side. */
-export async function benchUsersRun(benches: ServiceBench[], base: Baseline, baselines: number[], http: HttpRow[], keptRows: KeptRow[], memory: MemoryRow[]) {
+export async function benchUsersRun(
+  benches: ServiceBench[],
+  base: Baseline,
+  baselines: number[],
+  http: HttpRow[],
+  keptRows: KeptRow[],
+  memory: MemoryRow[]
+) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-bench-all-'))
   const extra: Record<string, string> = { LOG_LEVEL: 'info' }
   for (const bench of benches) Object.assign(extra, bench.env ?? {}, { [`${bench.service.toUpperCase()}_PORT`]: '0' })
@@ -96,12 +137,15 @@ export async function benchUsersRun(benches: ServiceBench[], base: Baseline, bas
     for (const bench of benches) {
       const baseUrl = server.urls[bench.service]
       if (!baseUrl) continue
-      const targeted = (await bench.setup(contextFor(baseUrl, env, server.pid, referenceServers)))
-        .filter((s): s is HttpScenario => s.kind === 'http' && s.target !== undefined && s.url === undefined)
+      const targeted = (await bench.setup(contextFor(baseUrl, env, server.pid, referenceServers))).filter(
+        (s): s is HttpScenario => s.kind === 'http' && s.target !== undefined && s.url === undefined
+      )
       if (targeted.length === 0) continue
       const alone = await startAlone(bench)
       try {
-        const aloneScenarios = await bench.setup(contextFor(alone.server.urls[bench.service]!, alone.env, alone.server.pid, referenceServers))
+        const aloneScenarios = await bench.setup(
+          contextFor(alone.server.urls[bench.service]!, alone.env, alone.server.pid, referenceServers)
+        )
         for (const scenario of targeted) {
           const twin = aloneScenarios.find((s): s is HttpScenario => s.kind === 'http' && s.name === scenario.name)
           if (!twin) continue
@@ -109,7 +153,8 @@ export async function benchUsersRun(benches: ServiceBench[], base: Baseline, bas
             bench.service,
             { url: `${alone.server.urls[bench.service]}${twin.path}`, pid: alone.server.pid, scenario: twin },
             { url: `${baseUrl}${scenario.path}`, pid: server.pid, scenario },
-            base, baselines
+            base,
+            baselines
           )
           http.push(row)
           keptRows.push(kept)
@@ -146,7 +191,12 @@ export function usersRunSection(keptRows: KeptRow[]): string[] {
     '',
     `| Service | Scenario | Alone, LOG_LEVEL=warn | ${USERS_RUN}, LOG_LEVEL=info | CPU µs/request alone → ${USERS_RUN} | Kept | Met |`,
     '|---|---|---:|---:|---:|---:|---|',
-    ...keptRows.map((k) => `| ${k.service} | ${k.name} | ${fmt(k.aloneRatio * 100, 1)} % | ${fmt(k.usersRatio * 100, 1)} % | ${fmt(k.aloneCpuUs)} → ${fmt(k.usersCpuUs)} | ${fmt(k.kept * 100, 0)} % | ${k.kept >= KEPT_TARGET ? 'yes' : Number.isNaN(k.kept) ? 'n/a (failed requests alone)' : '**no**'} |`),
+    ...keptRows.map(
+      (k) =>
+        `| ${k.service} | ${k.name} | ${fmt(k.aloneRatio * 100, 1)} % | ${fmt(k.usersRatio * 100, 1)} % | ` +
+        `${fmt(k.aloneCpuUs)} → ${fmt(k.usersCpuUs)} | ${fmt(k.kept * 100, 0)} % | ` +
+        `${k.kept >= KEPT_TARGET ? 'yes' : Number.isNaN(k.kept) ? 'n/a (failed requests alone)' : '**no**'} |`
+    ),
     ''
   ]
 }

@@ -12,6 +12,10 @@ for (const name of fs.readdirSync(webDir)) {
   if (!fs.existsSync(path.join(appDir, 'vite.config.ts'))) continue
   const outDir = path.join(root, 'dist', 'web', name)
   console.log(`building web/${name} → dist/web/${name}`)
-  const result = spawnSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn', '--outDir', outDir, '--emptyOutDir'], { cwd: appDir, stdio: 'inherit' })
+  const result = spawnSync(
+    process.execPath,
+    [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn', '--outDir', outDir, '--emptyOutDir'],
+    { cwd: appDir, stdio: 'inherit' }
+  )
   if (result.status !== 0) process.exit(result.status ?? 1)
 }

@@ -19,7 +19,11 @@ function newest(dir) {
 }
 
 const built = fs.existsSync(stamp) ? fs.statSync(stamp).mtimeMs : 0
-const sources = Math.max(newest(path.join(root, 'src')), newest(path.join(root, 'web')), fs.statSync(path.join(root, 'package.json')).mtimeMs)
+const sources = Math.max(
+  newest(path.join(root, 'src')),
+  newest(path.join(root, 'web')),
+  fs.statSync(path.join(root, 'package.json')).mtimeMs
+)
 if (built >= sources) process.exit(0)
 
 console.log('Building Quartet (first start or sources changed)…')

@@ -17,7 +17,11 @@ export const OPENAPI_DIR = path.resolve(import.meta.dirname, '..', 'openapi')
 export async function generateOpenApiDocuments(): Promise<Map<string, string>> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-openapi-'))
   // The orchestrator serves a project: an empty throw-away one (with a fixed token, so none is minted).
-  const config = loadConfig({ QUARTET_DATA_DIR: dataDir, LOG_LEVEL: 'silent', QUARTET_PROJECT: dataDir, QUARTET_API_TOKEN: 'openapi-generation-only-token' }, {}, configFragments())
+  const config = loadConfig(
+    { QUARTET_DATA_DIR: dataDir, LOG_LEVEL: 'silent', QUARTET_PROJECT: dataDir, QUARTET_API_TOKEN: 'openapi-generation-only-token' },
+    {},
+    configFragments()
+  )
   const database = await openDatabase({ sqlitePath: ':memory:' })
   const documents = new Map<string, string>()
   try {

@@ -27,7 +27,10 @@ if (files.length === 0) {
 }
 
 // Web UIs are built before the browser tests that serve them.
-if (fs.existsSync(path.join(root, 'scripts', 'build-web.mjs')) && files.some((f) => f.includes(`${path.sep}browser${path.sep}`) || f.includes('.browser.'))) {
+if (
+  fs.existsSync(path.join(root, 'scripts', 'build-web.mjs')) &&
+  files.some((f) => f.includes(`${path.sep}browser${path.sep}`) || f.includes('.browser.'))
+) {
   const build = spawnSync(process.execPath, [path.join(root, 'scripts', 'build-web.mjs')], { stdio: 'inherit', cwd: root })
   if (build.status !== 0) process.exit(build.status ?? 1)
 }
@@ -38,7 +41,16 @@ const run = `r${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toStri
 const result = spawnSync(
   process.execPath,
   // A per-test timeout turns a hang into a failure with a name instead of a stalled CI run.
-  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, `--test-timeout=${process.env.TEST_TIMEOUT_MS ?? 180000}`, '--test-reporter=spec', ...flags, ...files],
+  [
+    '--import',
+    'tsx',
+    '--test',
+    `--test-concurrency=${concurrency}`,
+    `--test-timeout=${process.env.TEST_TIMEOUT_MS ?? 180000}`,
+    '--test-reporter=spec',
+    ...flags,
+    ...files
+  ],
   { stdio: 'inherit', cwd: root, env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', QUARTET_TEST_RUN: run } }
 )
 

@@ -48,7 +48,9 @@ function setUp(db: SqliteConnection): void {
   db.exec('PRAGMA synchronous = NORMAL')
   db.exec('PRAGMA foreign_keys = ON')
   db.exec('PRAGMA busy_timeout = 5000')
-  db.exec('CREATE TABLE IF NOT EXISTS items (id INTEGER PRIMARY KEY, label TEXT NOT NULL UNIQUE, n INTEGER NOT NULL, created_at TEXT NOT NULL)')
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS items (id INTEGER PRIMARY KEY, label TEXT NOT NULL UNIQUE, n INTEGER NOT NULL, created_at TEXT NOT NULL)'
+  )
 }
 
 // Rates are per second of this process's CPU time (user + system), not of wall-clock time: on a
@@ -81,7 +83,17 @@ if (mode === 'child') {
   const statuses: Record<string, number> = {}
   const started = Date.now()
   for (let i = 0; i < times; i++) {
-    const childArgs = [...process.execArgv, import.meta.filename, '--child', '--driver', driver, '--file', file, ...(modulePath ? ['--module', modulePath] : []), ...(args.includes('--close') ? ['--close'] : [])]
+    const childArgs = [
+      ...process.execArgv,
+      import.meta.filename,
+      '--child',
+      '--driver',
+      driver,
+      '--file',
+      file,
+      ...(modulePath ? ['--module', modulePath] : []),
+      ...(args.includes('--close') ? ['--close'] : [])
+    ]
     const result = spawnSync(process.execPath, childArgs, { encoding: 'utf8' })
     const key = result.signal ?? String(result.status)
     statuses[key] = (statuses[key] ?? 0) + 1
@@ -90,7 +102,19 @@ if (mode === 'child') {
     if (i === 0 && result.stderr.trim()) process.stderr.write(`first child's stderr:\n${result.stderr}\n`)
   }
   fs.rmSync(dir, { recursive: true, force: true })
-  console.log(JSON.stringify({ node: process.versions.node, driver, module: modulePath, runs: times, failed, assertions, statuses, closeBeforeExit: args.includes('--close'), seconds: (Date.now() - started) / 1000 }))
+  console.log(
+    JSON.stringify({
+      node: process.versions.node,
+      driver,
+      module: modulePath,
+      runs: times,
+      failed,
+      assertions,
+      statuses,
+      closeBeforeExit: args.includes('--close'),
+      seconds: (Date.now() - started) / 1000
+    })
+  )
 } else if (mode === 'kysely') {
   // Through Quartet's own stack (Kysely, statement cache, group commit), as a service runs it.
   const rssStart = rssMb()
@@ -98,14 +122,28 @@ if (mode === 'child') {
   const database = sqliteDatabase(open(path.join(dir, 'bench.db')))
   const { db } = database
   const rssOpen = rssMb()
-  await db.schema.createTable('items').addColumn('id', 'integer', (c) => c.primaryKey()).addColumn('label', 'text', (c) => c.notNull().unique())
-    .addColumn('n', 'integer', (c) => c.notNull()).addColumn('created_at', 'text', (c) => c.notNull()).execute()
+  await db.schema
+    .createTable('items')
+    .addColumn('id', 'integer', (c) => c.primaryKey())
+    .addColumn('label', 'text', (c) => c.notNull().unique())
+    .addColumn('n', 'integer', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute()
   const now = new Date().toISOString()
   // Transactions of one insert each, 20 per event-loop turn (they share a group commit).
   const turns = Number(option('turns') ?? 2000)
   let start = mark()
   for (let t = 0; t < turns; t++) {
-    await Promise.all(Array.from({ length: 20 }, (_, j) => db.transaction().execute((trx) => trx.insertInto('items').values({ label: `l-${t}-${j}`, n: t, created_at: now }).execute())))
+    await Promise.all(
+      Array.from({ length: 20 }, (_, j) =>
+        db.transaction().execute((trx) =>
+          trx
+            .insertInto('items')
+            .values({ label: `l-${t}-${j}`, n: t, created_at: now })
+            .execute()
+        )
+      )
+    )
   }
   const transactionInserts = perSecond(turns * 20, start)
   const rows = turns * 20
@@ -121,12 +159,30 @@ if (mode === 'child') {
   // A 50-row page through the query builder.
   const pages = Math.round(rows / 20)
   start = mark()
-  for (let i = 0; i < pages; i++) await db.selectFrom('items').selectAll().where('n', '>=', i % turns).orderBy('id').limit(50).execute()
+  for (let i = 0; i < pages; i++)
+    await db
+      .selectFrom('items')
+      .selectAll()
+      .where('n', '>=', i % turns)
+      .orderBy('id')
+      .limit(50)
+      .execute()
   const pageReads = perSecond(pages, start)
   const rssEnd = rssMb()
   await database.close()
   fs.rmSync(dir, { recursive: true, force: true })
-  console.log(JSON.stringify({ node: process.versions.node, driver, module: modulePath, kysely: true, transactionInserts, pointReads, pageReads, rssMb: { start: rssStart, open: rssOpen, end: rssEnd } }))
+  console.log(
+    JSON.stringify({
+      node: process.versions.node,
+      driver,
+      module: modulePath,
+      kysely: true,
+      transactionInserts,
+      pointReads,
+      pageReads,
+      rssMb: { start: rssStart, open: rssOpen, end: rssEnd }
+    })
+  )
 } else {
   const rssStart = rssMb()
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-driver-bench-'))
@@ -183,5 +239,17 @@ if (mode === 'child') {
   const rssEnd = rssMb()
   db.close()
   fs.rmSync(dir, { recursive: true, force: true })
-  console.log(JSON.stringify({ node: process.versions.node, driver, module: modulePath, insertsInTransaction, insertsAutocommit, pointReads, rangeReads, preparesPerSecond, rssMb: { start: rssStart, open: rssOpen, end: rssEnd } }))
+  console.log(
+    JSON.stringify({
+      node: process.versions.node,
+      driver,
+      module: modulePath,
+      insertsInTransaction,
+      insertsAutocommit,
+      pointReads,
+      rangeReads,
+      preparesPerSecond,
+      rssMb: { start: rssStart, open: rssOpen, end: rssEnd }
+    })
+  )
 }

@@ -24,10 +24,12 @@ async function fanOut(context: BenchContext, token: string, imageUrl: string): P
       for (let i = batch; i < Math.min(SOCKETS, batch + 100); i++) {
         const socket = io(context.baseUrl, { transports: ['websocket'], reconnection: false, forceNew: true, auth: { token } })
         sockets.push(socket)
-        connecting.push(new Promise((resolve, reject) => {
-          socket.once('connect', () => resolve())
-          socket.once('connect_error', reject)
-        }))
+        connecting.push(
+          new Promise((resolve, reject) => {
+            socket.once('connect', () => resolve())
+            socket.once('connect_error', reject)
+          })
+        )
       }
       await Promise.all(connecting)
     }
@@ -39,22 +41,32 @@ async function fanOut(context: BenchContext, token: string, imageUrl: string): P
     for (let round = 0; round < ROUNDS; round++) {
       const title = `Fan-out round ${round} ${Date.now()}`
       let sentAt = 0
-      const received = sockets.map((socket) => new Promise<number>((resolve) => {
-        const timer = setTimeout(() => { socket.off('posts', onEvent); resolve(NaN) }, 5000)
-        function onEvent(event: { action: string; post: { title?: string } }) {
-          if (event.action !== 'create' || event.post.title !== title) return
-          clearTimeout(timer)
-          socket.off('posts', onEvent)
-          resolve(performance.now() - sentAt)
-        }
-        socket.on('posts', onEvent)
-      }))
+      const received = sockets.map(
+        (socket) =>
+          new Promise<number>((resolve) => {
+            const timer = setTimeout(() => {
+              socket.off('posts', onEvent)
+              resolve(NaN)
+            }, 5000)
+            function onEvent(event: { action: string; post: { title?: string } }) {
+              if (event.action !== 'create' || event.post.title !== title) return
+              clearTimeout(timer)
+              socket.off('posts', onEvent)
+              resolve(performance.now() - sentAt)
+            }
+            socket.on('posts', onEvent)
+          })
+      )
       sentAt = performance.now()
-      await json(await fetch(`${context.baseUrl}/feed/post`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ title, content: 'Delivered to every connected client', imageUrl })
-      }), 201, 'POST /feed/post (fan-out)')
+      await json(
+        await fetch(`${context.baseUrl}/feed/post`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ title, content: 'Delivered to every connected client', imageUrl })
+        }),
+        201,
+        'POST /feed/post (fan-out)'
+      )
       for (const latency of await Promise.all(received)) {
         if (Number.isNaN(latency)) missed++
         else latencies.push(latency)
@@ -87,10 +99,24 @@ export const bench: ServiceBench = {
   async setup(context) {
     const base = context.baseUrl
     const credentials = { email: 'bench@example.com', password: 'bench-password', name: 'Bench' }
-    await json(await fetch(`${base}/auth/signup`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(credentials) }), 201, 'PUT /auth/signup')
-    const { token } = await json<{ token: string }>(await fetch(`${base}/auth/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: credentials.email, password: credentials.password })
-    }), 200, 'POST /auth/login')
+    await json(
+      await fetch(`${base}/auth/signup`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(credentials)
+      }),
+      201,
+      'PUT /auth/signup'
+    )
+    const { token } = await json<{ token: string }>(
+      await fetch(`${base}/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: credentials.email, password: credentials.password })
+      }),
+      200,
+      'POST /auth/login'
+    )
 
     // Posts with uploaded images (multipart, as the web client sends them).
     let imageUrl = ''
@@ -99,14 +125,28 @@ export const bench: ServiceBench = {
       form.append('title', `Bench post ${i}`)
       form.append('content', 'Seeded for the benchmark')
       form.append('image', new Blob([makePng([200, 80, 40], 16)], { type: 'image/png' }), `bench-${i}.png`)
-      const created = await json<{ post: { imageUrl: string } }>(await fetch(`${base}/feed/post`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form }), 201, 'POST /feed/post (multipart)')
+      const created = await json<{ post: { imageUrl: string } }>(
+        await fetch(`${base}/feed/post`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form }),
+        201,
+        'POST /feed/post (multipart)'
+      )
       imageUrl ||= created.post.imageUrl
     }
     const headers = { authorization: `Bearer ${token}` }
     return [
-      { kind: 'http', name: 'GET /feed/posts?page=1 (authenticated)', method: 'GET', path: '/feed/posts?page=1', headers, target: { minRatio: 0.25, maxP99Ms: 15 } },
       {
-        kind: 'http', name: 'POST /feed/post (JSON, existing image)', method: 'POST', path: '/feed/post',
+        kind: 'http',
+        name: 'GET /feed/posts?page=1 (authenticated)',
+        method: 'GET',
+        path: '/feed/posts?page=1',
+        headers,
+        target: { minRatio: 0.25, maxP99Ms: 15 }
+      },
+      {
+        kind: 'http',
+        name: 'POST /feed/post (JSON, existing image)',
+        method: 'POST',
+        path: '/feed/post',
         headers: { ...headers, 'content-type': 'application/json' },
         body: JSON.stringify({ title: 'Benchmark post', content: 'Posted by autocannon', imageUrl })
       },

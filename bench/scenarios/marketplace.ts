@@ -19,20 +19,40 @@ async function call(ctx: BenchContext, key: string, method: string, path: string
   return json
 }
 
-const products = (prefix: string, count: number, from = 0) => Array.from({ length: count }, (_, i) => ({
-  MerchantProductReference: `${prefix}-${String(from + i).padStart(6, '0')}`,
-  Name: `Product ${from + i}`, Description: 'A product used by the benchmark, with a realistic description.',
-  Brand: 'Quartet', Ean: '8712345678906', Price: 19.99, MSRP: 24.95, Stock: 25, VatRate: 21,
-  CategoryTrail: 'Home > Kitchen > Mugs', ImageUrl: `https://example.com/img/${from + i}.jpg`
-}))
+const products = (prefix: string, count: number, from = 0) =>
+  Array.from({ length: count }, (_, i) => ({
+    MerchantProductReference: `${prefix}-${String(from + i).padStart(6, '0')}`,
+    Name: `Product ${from + i}`,
+    Description: 'A product used by the benchmark, with a realistic description.',
+    Brand: 'Quartet',
+    Ean: '8712345678906',
+    Price: 19.99,
+    MSRP: 24.95,
+    Stock: 25,
+    VatRate: 21,
+    CategoryTrail: 'Home > Kitchen > Mugs',
+    ImageUrl: `https://example.com/img/${from + i}.jpg`
+  }))
 
 async function seedProducts(ctx: BenchContext, key: string, prefix: string, count: number): Promise<void> {
-  for (let from = 0; from < count; from += 1000) await call(ctx, key, 'POST', '/products', products(prefix, Math.min(1000, count - from), from))
+  for (let from = 0; from < count; from += 1000)
+    await call(ctx, key, 'POST', '/products', products(prefix, Math.min(1000, count - from), from))
 }
 
 const order = (reference: string, productReference: string, quantity: number) => ({
-  ChannelReference: reference, Email: 'buyer@example.com', CurrencyCode: 'EUR', ShippingCostsInclVat: 4.95,
-  ShippingAddress: { FirstName: 'Ann', LastName: 'Buyer', StreetName: 'Main', HouseNr: '1', ZipCode: '1000AA', City: 'Amsterdam', CountryIso: 'NL' },
+  ChannelReference: reference,
+  Email: 'buyer@example.com',
+  CurrencyCode: 'EUR',
+  ShippingCostsInclVat: 4.95,
+  ShippingAddress: {
+    FirstName: 'Ann',
+    LastName: 'Buyer',
+    StreetName: 'Main',
+    HouseNr: '1',
+    ZipCode: '1000AA',
+    City: 'Amsterdam',
+    CountryIso: 'NL'
+  },
   Lines: [{ ChannelReference: `${reference}-1`, MerchantProductReference: productReference, Quantity: quantity, UnitPriceInclVat: 19.99 }]
 })
 
@@ -41,12 +61,16 @@ const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`
 /** Bytes on the wire of one response (fetch would decompress it). */
 function compressedSize(url: string, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
-    http.get(url, { headers }, (response) => {
-      if (response.headers['content-encoding'] !== 'gzip') reject(new Error(`${url} did not answer gzip-encoded`))
-      let bytes = 0
-      response.on('data', (chunk: Buffer) => { bytes += chunk.length })
-      response.on('end', () => resolve(bytes))
-    }).on('error', reject)
+    http
+      .get(url, { headers }, (response) => {
+        if (response.headers['content-encoding'] !== 'gzip') reject(new Error(`${url} did not answer gzip-encoded`))
+        let bytes = 0
+        response.on('data', (chunk: Buffer) => {
+          bytes += chunk.length
+        })
+        response.on('end', () => resolve(bytes))
+      })
+      .on('error', reject)
   })
 }
 
@@ -60,26 +84,55 @@ export const bench: ServiceBench = {
     await seedProducts(ctx, merchant, 'B', 1000)
     for (let i = 0; i < 100; i++) await call(ctx, channel, 'POST', '/orders', order(`NEW-${i}`, 'B-000001', 2))
     const big = (await call(ctx, channel, 'POST', '/orders', order('SHIP-1', 'B-000002', 1_000_000_000))).Content
-    await call(ctx, merchant, 'POST', '/orders/acknowledge', { MerchantOrderReference: 'SHIP-1', OrderId: big.Id, Lines: [{ OrderLineId: big.Lines[0].Id, MerchantOrderLineReference: 'SHIP-1-1' }] })
+    await call(ctx, merchant, 'POST', '/orders/acknowledge', {
+      MerchantOrderReference: 'SHIP-1',
+      OrderId: big.Id,
+      Lines: [{ OrderLineId: big.Lines[0].Id, MerchantOrderLineReference: 'SHIP-1-1' }]
+    })
 
     const productsData = await fetch(`${ctx.baseUrl}/v2/products/data?pageSize=1000`, { headers: { 'x-ce-key': channel } })
     if (productsData.status !== 200) throw new Error(`GET /v2/products/data → ${productsData.status}`)
     const productsDataBytes = Buffer.from(await productsData.arrayBuffer())
     const productsDataReplay = await ctx.replayServer(productsDataBytes)
-    const gzippedBytes = await compressedSize(`${ctx.baseUrl}/v2/products/data?pageSize=1000`, { 'x-ce-key': channel, 'accept-encoding': 'gzip' })
+    const gzippedBytes = await compressedSize(`${ctx.baseUrl}/v2/products/data?pageSize=1000`, {
+      'x-ce-key': channel,
+      'accept-encoding': 'gzip'
+    })
 
     return [
-      { kind: 'http', name: 'GET /v2/orders/new (100 NEW orders, one page)', method: 'GET', path: '/v2/orders/new', headers: { 'x-ce-key': merchant }, target: { minRatio: 0.2, maxP99Ms: 20 } },
-      { kind: 'http', name: 'GET /v2/products/data (1,000 products in one page)', method: 'GET', path: '/v2/products/data?pageSize=1000', headers: { 'x-ce-key': channel }, target: { minRatio: 0.2, maxP99Ms: 20 } },
+      {
+        kind: 'http',
+        name: 'GET /v2/orders/new (100 NEW orders, one page)',
+        method: 'GET',
+        path: '/v2/orders/new',
+        headers: { 'x-ce-key': merchant },
+        target: { minRatio: 0.2, maxP99Ms: 20 }
+      },
+      {
+        kind: 'http',
+        name: 'GET /v2/products/data (1,000 products in one page)',
+        method: 'GET',
+        path: '/v2/products/data?pageSize=1000',
+        headers: { 'x-ce-key': channel },
+        target: { minRatio: 0.2, maxP99Ms: 20 }
+      },
       {
         // Clients that negotiate compression get the cached gzip encoding; its size depends on
         // how repetitive the catalogue is (this one is very), hence the sizes in the label.
-        kind: 'http', name: `GET /v2/products/data, Accept-Encoding: gzip (${kb(productsDataBytes.length)} → ${kb(gzippedBytes)} on the wire)`, method: 'GET', path: '/v2/products/data?pageSize=1000', headers: { 'x-ce-key': channel, 'accept-encoding': 'gzip' }
+        kind: 'http',
+        name: `GET /v2/products/data, Accept-Encoding: gzip (${kb(productsDataBytes.length)} → ${kb(gzippedBytes)} on the wire)`,
+        method: 'GET',
+        path: '/v2/products/data?pageSize=1000',
+        headers: { 'x-ce-key': channel, 'accept-encoding': 'gzip' }
       },
       {
         // The same bytes from a bare node:http server: how many such responses autocannon can
         // read on this machine at all (the ceiling of the row above).
-        kind: 'http', name: '… the same products/data response replayed by raw node:http (ceiling)', method: 'GET', path: '/', url: productsDataReplay
+        kind: 'http',
+        name: '… the same products/data response replayed by raw node:http (ceiling)',
+        method: 'GET',
+        path: '/',
+        url: productsDataReplay
       },
       {
         // autocannon's fixed bodies would repeat one MerchantShipmentReference (409 after the
@@ -93,17 +146,29 @@ export const bench: ServiceBench = {
             url: `${context.baseUrl}/v2/shipments`,
             connections: 50,
             duration: Number(process.env.BENCH_DURATION ?? 8),
-            requests: [{
-              method: 'POST',
-              headers: { 'x-ce-key': merchant, 'content-type': 'application/json' },
-              setupRequest: (request) => ({
-                ...request,
-                body: JSON.stringify({ MerchantShipmentReference: `BS-${++n}`, MerchantOrderReference: 'SHIP-1', Lines: [{ MerchantOrderLineReference: 'SHIP-1-1', Quantity: 1 }] })
-              })
-            }]
+            requests: [
+              {
+                method: 'POST',
+                headers: { 'x-ce-key': merchant, 'content-type': 'application/json' },
+                setupRequest: (request) => ({
+                  ...request,
+                  body: JSON.stringify({
+                    MerchantShipmentReference: `BS-${++n}`,
+                    MerchantOrderReference: 'SHIP-1',
+                    Lines: [{ MerchantOrderLineReference: 'SHIP-1-1', Quantity: 1 }]
+                  })
+                })
+              }
+            ]
           })
           return {
-            metrics: { 'req/s': Math.round(result.requests.average), 'p50 ms': result.latency.p50, 'p99 ms': result.latency.p99, 'non-2xx': result.non2xx, errors: result.errors + result.timeouts },
+            metrics: {
+              'req/s': Math.round(result.requests.average),
+              'p50 ms': result.latency.p50,
+              'p99 ms': result.latency.p99,
+              'non-2xx': result.non2xx,
+              errors: result.errors + result.timeouts
+            },
             pass: result.non2xx === 0 && result.errors === 0,
             targetText: 'every request a successful shipment (no non-2xx)'
           }
@@ -123,7 +188,12 @@ export const bench: ServiceBench = {
             const changes = await call(context, syncChannel, 'GET', '/products/data?pageSize=1000')
             const created = changes.Content.ToBeCreated as { MerchantProductReference: string }[]
             if (created.length === 0) break
-            await call(context, syncChannel, 'POST', '/products/data', { Created: created.map((p) => ({ MerchantReference: p.MerchantProductReference, ChannelReference: `ch-${p.MerchantProductReference}` })) })
+            await call(context, syncChannel, 'POST', '/products/data', {
+              Created: created.map((p) => ({
+                MerchantReference: p.MerchantProductReference,
+                ChannelReference: `ch-${p.MerchantProductReference}`
+              }))
+            })
             acknowledged += created.length
             rounds++
           }

@@ -18,7 +18,10 @@ function createProject(): string {
   const git = (...args: string[]) => execFileSync('git', args, { cwd: root })
   fs.writeFileSync(path.join(root, 'README.md'), '# bench\n')
   fs.mkdirSync(path.join(root, '.quartet'))
-  fs.writeFileSync(path.join(root, '.quartet', 'config.json'), JSON.stringify({ agents: { noop: { kind: 'command', argv: ['/bin/true'] } }, default_agent: 'noop' }))
+  fs.writeFileSync(
+    path.join(root, '.quartet', 'config.json'),
+    JSON.stringify({ agents: { noop: { kind: 'command', argv: ['/bin/true'] } }, default_agent: 'noop' })
+  )
   git('init', '-q', '-b', 'main')
   git('-c', 'user.email=b@example.com', '-c', 'user.name=bench', 'commit', '-q', '--allow-empty', '-m', 'init')
   return root
@@ -79,13 +82,15 @@ async function sseFanOut(baseUrl: string, token: string): Promise<CustomResult> 
   const requests = []
   for (let i = 0; i < SUBSCRIBERS; i++) {
     let seen = 0
-    requests.push(await subscribe(baseUrl, token, (type, at) => {
-      if (type !== 'sprint_planned') return
-      const sent = sentAt[seen++]
-      if (sent === undefined) return
-      received++
-      latencies.push(at - sent)
-    }))
+    requests.push(
+      await subscribe(baseUrl, token, (type, at) => {
+        if (type !== 'sprint_planned') return
+        const sent = sentAt[seen++]
+        if (sent === undefined) return
+        received++
+        latencies.push(at - sent)
+      })
+    )
   }
   // Let every subscriber finish replaying the log before the measured events.
   await new Promise((r) => setTimeout(r, 2000))
@@ -98,7 +103,12 @@ async function sseFanOut(baseUrl: string, token: string): Promise<CustomResult> 
   for (const request of requests) request.destroy()
   const p99 = percentile(latencies, 99)
   return {
-    metrics: { subscribers: SUBSCRIBERS, delivered: `${received}/${SUBSCRIBERS * EVENTS}`, 'p50 ms': percentile(latencies, 50), 'p99 ms': p99 },
+    metrics: {
+      subscribers: SUBSCRIBERS,
+      delivered: `${received}/${SUBSCRIBERS * EVENTS}`,
+      'p50 ms': percentile(latencies, 50),
+      'p99 ms': p99
+    },
     pass: received === SUBSCRIBERS * EVENTS && p99 < 100,
     targetText: 'every event to every subscriber, p99 < 100 ms'
   }
@@ -108,8 +118,12 @@ async function overheadRow(mode: EngineOverhead['mode'], targetMs: number, worke
   const result = await measureEngineOverhead(mode, TASKS, workers)
   return {
     metrics: {
-      'median ms': result.overhead.medianMs, 'p95 ms': result.overhead.p95Ms, 'agent median ms': result.agent.medianMs,
-      'CPU per task ms': result.cpuPerTaskMs, 'of it the job ms': result.jobCpuPerTaskMs, 'sprint s': result.sprintMs / 1000
+      'median ms': result.overhead.medianMs,
+      'p95 ms': result.overhead.p95Ms,
+      'agent median ms': result.agent.medianMs,
+      'CPU per task ms': result.cpuPerTaskMs,
+      'of it the job ms': result.jobCpuPerTaskMs,
+      'sprint s': result.sprintMs / 1000
     },
     pass: result.overhead.medianMs < targetMs,
     targetText: `median < ${targetMs} ms (wall time minus agent time)`
@@ -132,21 +146,71 @@ export const bench: ServiceBench = {
     const tasksBytes = Buffer.from(await (await fetch(`${baseUrl}/api/tasks`, { headers })).arrayBuffer())
     const tasksReplay = await replayServer(tasksBytes)
     return [
-      { kind: 'http', name: `GET /api/memory/search?v=1 (${MEMORY_ENTRIES} entries, ${seeded.matching} match, 20 connections, one query repeated)`, method: 'GET', path: `/api/memory/search?${memoryQuery}`, headers, connections: 20, target: { maxP99Ms: 20 } },
+      {
+        kind: 'http',
+        name: `GET /api/memory/search?v=1 (${MEMORY_ENTRIES} entries, ${seeded.matching} match, 20 connections, one query repeated)`,
+        method: 'GET',
+        path: `/api/memory/search?${memoryQuery}`,
+        headers,
+        connections: 20,
+        target: { maxP99Ms: 20 }
+      },
       // Every request a query the kept answers do not hold: the cost of ranking and assembling a page.
       {
-        kind: 'http', name: `… ${DISTINCT_QUERIES} different two-word queries in turn (no kept answer)`, method: 'GET', path: `/api/memory/search?${memoryQuery}`, headers, connections: 20, target: { maxP99Ms: 20 },
-        rotatePaths: distinctMemoryQueries(DISTINCT_QUERIES).map((query) => `/api/memory/search?${new URLSearchParams({ v: '1', q: query })}`)
+        kind: 'http',
+        name: `… ${DISTINCT_QUERIES} different two-word queries in turn (no kept answer)`,
+        method: 'GET',
+        path: `/api/memory/search?${memoryQuery}`,
+        headers,
+        connections: 20,
+        target: { maxP99Ms: 20 },
+        rotatePaths: distinctMemoryQueries(DISTINCT_QUERIES).map(
+          (query) => `/api/memory/search?${new URLSearchParams({ v: '1', q: query })}`
+        )
       },
-      { kind: 'custom', name: `GET /api/memory/search?v=1 on PostgreSQL (${MEMORY_ENTRIES} entries, 20 connections): one query repeated, then different queries`, run: () => memorySearchOnPostgres() },
-      { kind: 'http', name: 'GET /api/status (authenticated)', method: 'GET', path: '/api/status', headers, target: { minRatio: 0.3, maxP99Ms: 10 } },
-      { kind: 'http', name: `GET /api/tasks (${TASKS} tasks, authenticated)`, method: 'GET', path: '/api/tasks', headers, target: { minRatio: 0.3, maxP99Ms: 10 } },
-      { kind: 'http', name: `… the same /api/tasks response (${Math.round(tasksBytes.length / 1024)} KB) replayed by raw node:http (ceiling)`, method: 'GET', path: '/', url: tasksReplay },
+      {
+        kind: 'custom',
+        name:
+          `GET /api/memory/search?v=1 on PostgreSQL (${MEMORY_ENTRIES} entries, 20 connections): ` +
+          'one query repeated, then different queries',
+        run: () => memorySearchOnPostgres()
+      },
+      {
+        kind: 'http',
+        name: 'GET /api/status (authenticated)',
+        method: 'GET',
+        path: '/api/status',
+        headers,
+        target: { minRatio: 0.3, maxP99Ms: 10 }
+      },
+      {
+        kind: 'http',
+        name: `GET /api/tasks (${TASKS} tasks, authenticated)`,
+        method: 'GET',
+        path: '/api/tasks',
+        headers,
+        target: { minRatio: 0.3, maxP99Ms: 10 }
+      },
+      {
+        kind: 'http',
+        name: `… the same /api/tasks response (${Math.round(tasksBytes.length / 1024)} KB) replayed by raw node:http (ceiling)`,
+        method: 'GET',
+        path: '/',
+        url: tasksReplay
+      },
       { kind: 'custom', name: `SSE /api/events fan-out to ${SUBSCRIBERS} subscribers`, run: () => sseFanOut(baseUrl, token) },
       { kind: 'custom', name: 'engine overhead per task, 200 no-op tasks, 8 workers, no worktrees', run: () => overheadRow('plain', 50) },
-      { kind: 'custom', name: 'engine overhead per task, 200 no-op tasks, 8 workers, git worktrees', run: () => overheadRow('worktrees', 150) },
+      {
+        kind: 'custom',
+        name: 'engine overhead per task, 200 no-op tasks, 8 workers, git worktrees',
+        run: () => overheadRow('worktrees', 150)
+      },
       // The same sprint with one worker per core of this machine: how much of the row above is waiting for a core.
-      { kind: 'custom', name: `… the same with ${os.availableParallelism()} workers (one per core)`, run: () => overheadRow('worktrees', 150, os.availableParallelism()) }
+      {
+        kind: 'custom',
+        name: `… the same with ${os.availableParallelism()} workers (one per core)`,
+        run: () => overheadRow('worktrees', 150, os.availableParallelism())
+      }
     ]
   }
 }

@@ -6,11 +6,7 @@ import { serviceRegistry } from './registry.js'
 import { cliRuntime } from './runtime.js'
 
 const program = new Command()
-program
-  .name('quartet')
-  .description('Quartet: orchestrator, trips, feed and marketplace services')
-  .version('0.1.0')
-  .showHelpAfterError()
+program.name('quartet').description('Quartet: orchestrator, trips, feed and marketplace services').version('0.1.0').showHelpAfterError()
 
 registerServe(program)
 for (const entry of Object.values(serviceRegistry)) entry?.commands?.(program, cliRuntime)

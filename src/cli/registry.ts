@@ -30,10 +30,30 @@ interface RegistryEntry {
  * built yet: it is listed as "not available yet" rather than faked.
  */
 export const serviceRegistry: Record<ServiceName, RegistryEntry | null> = {
-  orchestrator: { migrations: orchestratorMigrations, config: orchestratorConfig, commands: orchestratorCommands, load: async () => (await import('../services/orchestrator/index.js')).orchestratorService },
-  trips: { migrations: tripsMigrations, config: tripsConfig, commands: tripsCommands, load: async () => (await import('../services/trips/index.js')).tripsService },
-  feed: { migrations: feedMigrations, config: feedConfig, commands: feedCommands, load: async () => (await import('../services/feed/index.js')).feedService },
-  marketplace: { migrations: marketplaceMigrations, config: marketplaceConfig, commands: marketplaceCommands, load: async () => (await import('../services/marketplace/index.js')).marketplaceService }
+  orchestrator: {
+    migrations: orchestratorMigrations,
+    config: orchestratorConfig,
+    commands: orchestratorCommands,
+    load: async () => (await import('../services/orchestrator/index.js')).orchestratorService
+  },
+  trips: {
+    migrations: tripsMigrations,
+    config: tripsConfig,
+    commands: tripsCommands,
+    load: async () => (await import('../services/trips/index.js')).tripsService
+  },
+  feed: {
+    migrations: feedMigrations,
+    config: feedConfig,
+    commands: feedCommands,
+    load: async () => (await import('../services/feed/index.js')).feedService
+  },
+  marketplace: {
+    migrations: marketplaceMigrations,
+    config: marketplaceConfig,
+    commands: marketplaceCommands,
+    load: async () => (await import('../services/marketplace/index.js')).marketplaceService
+  }
 }
 
 export function availableServiceNames(): ServiceName[] {

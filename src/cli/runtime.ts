@@ -11,7 +11,9 @@ import { allMigrationSets } from './registry.js'
 export function loadConfigOrExit(
   overrides: ConfigOverrides = {},
   fragments: readonly ConfigFragment<any, any>[] = [],
-  report: (error: ConfigError) => void = (error) => { process.stderr.write(`${error.message}\n`) }
+  report: (error: ConfigError) => void = (error) => {
+    process.stderr.write(`${error.message}\n`)
+  }
 ): Config {
   try {
     return loadConfig(process.env, overrides, fragments)

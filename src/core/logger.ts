@@ -39,8 +39,20 @@ export function createLogger(level: string, options: { format?: LogFormat } = {}
   // Buffer mode: in string mode sonic-boom measures its whole pending string again on every write
   // (Buffer.byteLength), which made the write cost more than building the line (docs/performance.md).
   const destination = pino.destination({ dest: 1, sync: false, minLength: BUFFER_BYTES, maxWrite: MAX_WRITE_BYTES, contentMode: 'buffer' })
-  const flushSync = () => { try { destination.flushSync() } catch { /* stdout already closed */ } }
-  setInterval(() => { try { destination.flush() } catch { /* stdout already closed */ } }, 1000).unref()
+  const flushSync = () => {
+    try {
+      destination.flushSync()
+    } catch {
+      /* stdout already closed */
+    }
+  }
+  setInterval(() => {
+    try {
+      destination.flush()
+    } catch {
+      /* stdout already closed */
+    }
+  }, 1000).unref()
   process.once('exit', flushSync)
   const lines = { write: (line: string) => destination.write(Buffer.from(line) as unknown as string) }
   return pino({ level }, lines)

@@ -15,7 +15,10 @@ export interface Lru<K, V> {
   readonly size: number
 }
 
-interface Entry<V> { value: V; used: number }
+interface Entry<V> {
+  value: V
+  used: number
+}
 
 export function createLru<K, V>(maxEntries: number): Lru<K, V> {
   if (!(maxEntries > 0)) throw new Error('createLru: maxEntries must be positive')

@@ -75,7 +75,7 @@ return {count, ttl}`
 export function createRedisCounters(client: Redis, prefix: string): RateCounters {
   return {
     async hit(key, windowMs) {
-      const [count, ttl] = await client.eval(HIT_SCRIPT, 1, `${prefix}:${key}`, String(windowMs)) as [number, number]
+      const [count, ttl] = (await client.eval(HIT_SCRIPT, 1, `${prefix}:${key}`, String(windowMs))) as [number, number]
       return { count, resetInMs: ttl }
     },
     async reset(key) {
@@ -96,5 +96,8 @@ export function clientKey(address: string): string {
   const left = head ? head.split(':') : []
   const right = tail ? tail.split(':') : []
   const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`
 }

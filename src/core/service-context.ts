@@ -27,7 +27,11 @@ export async function createServiceContext<S extends { port: number }>(
   let events = overrides.events
   if (!events) {
     events = redis
-      ? createRedisEventBus(await redis.connect(`${definition.name}-events-pub`), await redis.connect(`${definition.name}-events-sub`), `quartet:${definition.name}`)
+      ? createRedisEventBus(
+          await redis.connect(`${definition.name}-events-pub`),
+          await redis.connect(`${definition.name}-events-sub`),
+          `quartet:${definition.name}`
+        )
       : createLocalEventBus()
   }
   const context: ServiceContext<S> = {

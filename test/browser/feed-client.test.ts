@@ -9,15 +9,30 @@ import { buildFeedClientServer, feedClientBuilt } from '../../src/services/feed/
 import { makePng, startFeed } from '../helpers/feed.js'
 
 const CHROMIUM = '/usr/bin/chromium'
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync']
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync'
+]
 const RESULTS = path.resolve(import.meta.dirname, '..', '..', 'test-results')
 
 /** Debian's Chromium, installed once when missing; otherwise the reason it cannot be had. */
 function ensureChromium(): string | undefined {
   if (fs.existsSync(CHROMIUM)) return undefined
-  const install = spawnSync('apt-get', ['install', '-y', 'chromium'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
+  const install = spawnSync('apt-get', ['install', '-y', 'chromium'], {
+    stdio: 'inherit',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
+  })
   if (install.status === 0 && fs.existsSync(CHROMIUM)) return undefined
-  return `no browser: ${CHROMIUM} is missing and "apt-get install -y chromium" failed (${install.error?.message ?? `exit ${install.status}`})`
+  return (
+    `no browser: ${CHROMIUM} is missing and "apt-get install -y chromium" failed ` +
+    `(${install.error?.message ?? `exit ${install.status}`})`
+  )
 }
 
 /**
@@ -109,7 +124,12 @@ test('two browsers: one signs up, logs in and posts an image; the other sees it,
   // Bob sees it without reloading; the image loads from the API.
   await bob.getByText('Sunrise over the ridge').waitFor({ timeout: 10_000 })
   assert.equal(await bob.evaluate('window.marker'), 42, 'no reload happened')
-  await waitUntil(bob, "(() => { const img = document.querySelector('[data-testid=post] img'); return img !== null && img.complete && img.naturalWidth === 64 })()", 'the image loaded')
+  await waitUntil(
+    bob,
+    "(() => { const img = document.querySelector('[data-testid=post] img'); " +
+      'return img !== null && img.complete && img.naturalWidth === 64 })()',
+    'the image loaded'
+  )
   assert.match(await bob.getByTestId('post').first().innerText(), /Posted by Alice/)
 
   // A second post: on page 1 the newest come first, two per page.

@@ -19,7 +19,11 @@ test('config: defaults are applied and typed', () => {
 
 test('config: one error lists every bad key, and never echoes secret values', () => {
   try {
-    loadConfig({ TRIPS_PORT: '99999', TRIPS_COMPAT: 'legacy', DATABASE_URL: 'mysql://root:hunter2@db/x', JWT_SECRET: 'short-secret-hunter2' }, {}, all)
+    loadConfig(
+      { TRIPS_PORT: '99999', TRIPS_COMPAT: 'legacy', DATABASE_URL: 'mysql://root:hunter2@db/x', JWT_SECRET: 'short-secret-hunter2' },
+      {},
+      all
+    )
     assert.fail('expected a ConfigError')
   } catch (error) {
     assert.ok(error instanceof ConfigError)
@@ -37,9 +41,17 @@ test('config: flags override the environment; empty variables count as unset', (
 })
 
 test('config: production needs real secrets and an identity provider — of the services being started only', () => {
-  assert.throws(() => loadConfig({ QUARTET_ENV: 'production' }, {}, all), (e: unknown) =>
-    e instanceof ConfigError && e.problems.some((p) => p.startsWith('JWT_SECRET')) && e.problems.some((p) => p.startsWith('TRIPS_JWKS_URL')))
-  assert.throws(() => loadConfig({ TRIPS_JWKS_URL: 'https://idp.example/.well-known/jwks.json' }, {}, [tripsConfig]), /TRIPS_ISSUER and TRIPS_AUDIENCE/)
+  assert.throws(
+    () => loadConfig({ QUARTET_ENV: 'production' }, {}, all),
+    (e: unknown) =>
+      e instanceof ConfigError &&
+      e.problems.some((p) => p.startsWith('JWT_SECRET')) &&
+      e.problems.some((p) => p.startsWith('TRIPS_JWKS_URL'))
+  )
+  assert.throws(
+    () => loadConfig({ TRIPS_JWKS_URL: 'https://idp.example/.well-known/jwks.json' }, {}, [tripsConfig]),
+    /TRIPS_ISSUER and TRIPS_AUDIENCE/
+  )
 
   const feedOnly = loadConfig({ QUARTET_ENV: 'production', JWT_SECRET: 'x'.repeat(40) }, {}, [feedConfig])
   assert.equal(feedOnly.production, true)

@@ -12,10 +12,19 @@ import { createServer, type App, type ConnectionLimits } from '../../src/core/ht
 import { health } from '../../src/core/http/plugins/health.js'
 import type { ErrorFormatter } from '../../src/core/http/plugins/error-shape.js'
 
-const shape: ErrorFormatter = (error, request) => ({ statusCode: error.statusCode, body: { problem: error.message, code: error.code, id: request.id } })
+const shape: ErrorFormatter = (error, request) => ({
+  statusCode: error.statusCode,
+  body: { problem: error.message, code: error.code, id: request.id }
+})
 
 /** Short limits so the test runs in seconds; production defaults are in server.ts. */
-const fast: ConnectionLimits = { requestTimeout: 600, headersTimeout: 400, keepAliveTimeout: 300, connectionTimeout: 1500, timeoutCheckInterval: 100 }
+const fast: ConnectionLimits = {
+  requestTimeout: 600,
+  headersTimeout: 400,
+  keepAliveTimeout: 300,
+  connectionTimeout: 1500,
+  timeoutCheckInterval: 100
+}
 
 async function startApp(connections: ConnectionLimits): Promise<{ app: App; port: number }> {
   const app = createServer({ logger: pino({ level: 'silent' }), errorFormatter: shape, connections })
@@ -25,23 +34,33 @@ async function startApp(connections: ConnectionLimits): Promise<{ app: App; port
     reply.hijack()
     reply.raw.writeHead(200, { 'content-type': 'text/event-stream' })
     let n = 0
-    const timer = setInterval(() => { reply.raw.write(`data: ${n++}\n\n`) }, 100)
+    const timer = setInterval(() => {
+      reply.raw.write(`data: ${n++}\n\n`)
+    }, 100)
     request.raw.on('close', () => clearInterval(timer))
   })
   await app.listen({ port: 0, host: '127.0.0.1' })
   return { app, port: (app.server.address() as net.AddressInfo).port }
 }
 
-interface Outcome { text: string; ms: number }
+interface Outcome {
+  text: string
+  ms: number
+}
 
 /** A raw connection that sends `text` (maybe nothing) and then stalls; resolves with what came back when the server closes it. */
 function stall(port: number, text: string, localAddress = '127.0.0.1'): { connected: Promise<void>; closed: Promise<Outcome> } {
   const started = Date.now()
   const socket = net.connect({ port, host: '127.0.0.1', localAddress })
   let answer = ''
-  socket.on('data', (chunk) => { answer += chunk.toString() })
+  socket.on('data', (chunk) => {
+    answer += chunk.toString()
+  })
   const connected = new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => { if (text) socket.write(text); resolve() })
+    socket.once('connect', () => {
+      if (text) socket.write(text)
+      resolve()
+    })
     socket.once('error', reject)
   })
   const closed = new Promise<Outcome>((resolve) => {
@@ -56,16 +75,28 @@ function bodyOf(text: string): { code?: string; problem?: string } {
 }
 
 /** A request on a fresh connection from `localAddress`, with its round-trip time. */
-function request(port: number, path: string, options: { method?: string; body?: string; localAddress?: string } = {}): Promise<{ status: number; ms: number }> {
+function request(
+  port: number,
+  path: string,
+  options: { method?: string; body?: string; localAddress?: string } = {}
+): Promise<{ status: number; ms: number }> {
   const started = Date.now()
   return new Promise((resolve, reject) => {
-    const req = http.request({
-      host: '127.0.0.1', port, path, method: options.method ?? 'GET', agent: false, localAddress: options.localAddress ?? '127.0.0.1',
-      headers: options.body ? { 'content-type': 'application/json' } : {}
-    }, (res) => {
-      res.resume()
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: Date.now() - started }))
-    })
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: options.method ?? 'GET',
+        agent: false,
+        localAddress: options.localAddress ?? '127.0.0.1',
+        headers: options.body ? { 'content-type': 'application/json' } : {}
+      },
+      (res) => {
+        res.resume()
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: Date.now() - started }))
+      }
+    )
     req.on('error', reject)
     req.end(options.body)
   })
@@ -81,7 +112,11 @@ test('connection limits: a stalled body, stalled headers and a silent socket get
     stall(port, 'GET /health HTTP/1.1\r\nHost: x\r\n').closed,
     stall(port, '').closed
   ])
-  for (const [name, outcome, limit] of [['body', body, 600], ['headers', headers, 400], ['silent', silent, 400]] as const) {
+  for (const [name, outcome, limit] of [
+    ['body', body, 600],
+    ['headers', headers, 400],
+    ['silent', silent, 400]
+  ] as const) {
     assert.match(outcome.text, /^HTTP\/1\.1 408 /, name)
     assert.equal(bodyOf(outcome.text).code, 'REQUEST_TIMEOUT', name)
     assert.ok(outcome.ms >= limit - 50 && outcome.ms < limit + 1000, `${name} closed after ${outcome.ms} ms`)
@@ -105,10 +140,16 @@ test('connection limits: a streaming response (SSE) outlives every timeout', asy
   const events = await new Promise<number>((resolve, reject) => {
     const req = http.get({ host: '127.0.0.1', port, path: '/events', agent: false }, (res) => {
       let count = 0
-      res.on('data', (chunk: Buffer) => { count += chunk.toString().split('\n\n').length - 1 })
+      res.on('data', (chunk: Buffer) => {
+        count += chunk.toString().split('\n\n').length - 1
+      })
       res.on('close', () => reject(new Error(`stream cut after ${count} events`)))
       // Four times the connection timeout, ten times the request timeout.
-      setTimeout(() => { res.removeAllListeners('close'); req.destroy(); resolve(count) }, 6000)
+      setTimeout(() => {
+        res.removeAllListeners('close')
+        req.destroy()
+        resolve(count)
+      }, 6000)
     })
     req.on('error', reject)
   })
@@ -119,14 +160,21 @@ test('connection limits: a quiet Socket.IO WebSocket outlives every timeout', as
   const { app, port } = await startApp(fast)
   const io = new SocketIoServer(app.server, { serveClient: false })
   t.after(async () => {
-    await new Promise<void>((resolve) => { void io.close(() => resolve()) })
+    await new Promise<void>((resolve) => {
+      void io.close(() => resolve())
+    })
     await app.close()
   })
   const client = connectSocketIo(`http://127.0.0.1:${port}`, { transports: ['websocket'], reconnection: false })
   t.after(() => client.close())
-  await new Promise<void>((resolve, reject) => { client.on('connect', resolve); client.on('connect_error', reject) })
+  await new Promise<void>((resolve, reject) => {
+    client.on('connect', resolve)
+    client.on('connect_error', reject)
+  })
   let disconnected = false
-  client.on('disconnect', () => { disconnected = true })
+  client.on('disconnect', () => {
+    disconnected = true
+  })
   await new Promise((resolve) => setTimeout(resolve, 3000))
   const received = new Promise<string>((resolve) => client.once('hello', resolve))
   io.emit('hello', 'still here')
@@ -181,17 +229,18 @@ test('connection limits: 2,000 stalled uploads from one address neither starve /
   const { app, port } = await startApp({ ...fast, requestTimeout, headersTimeout: 2000, connectionTimeout: 10_000 })
   t.after(() => app.close())
   // The attacker is 127.0.0.2, so its cap (default 256) leaves 127.0.0.1 untouched.
-  const attacker = spawn(process.execPath, ['--input-type=module', '-e', ATTACKER, String(port), String(STALLED), stalledUpload], { stdio: ['ignore', 'pipe', 'inherit'] })
-  t.after(() => { attacker.kill() })
+  const attacker = spawn(process.execPath, ['--input-type=module', '-e', ATTACKER, String(port), String(STALLED), stalledUpload], {
+    stdio: ['ignore', 'pipe', 'inherit']
+  })
+  t.after(() => {
+    attacker.kill()
+  })
   const lines = createInterface({ input: attacker.stdout })[Symbol.asyncIterator]()
   assert.equal((await lines.next()).value, 'ready')
   // Refused connections are gone within a second; the admitted ones stay stalled until their timeout.
   await new Promise((resolve) => setTimeout(resolve, 1200))
 
-  const probes = await Promise.all([
-    request(port, '/health'),
-    request(port, '/upload', { method: 'POST', body: '{"a":1}' })
-  ])
+  const probes = await Promise.all([request(port, '/health'), request(port, '/upload', { method: 'POST', body: '{"a":1}' })])
   for (const probe of probes) {
     assert.equal(probe.status, 200)
     assert.ok(probe.ms < 1000, `answered in ${probe.ms} ms`)
@@ -238,7 +287,14 @@ test('connection limits: defaults time requests out; a service may override each
     [30_000, 20_000, 5_000, 120_000]
   )
   await plain.close()
-  const tuned = createServer({ logger: pino({ level: 'silent' }), fastify: { requestTimeout: 8000 }, connections: { keepAliveTimeout: 65_000, connectionTimeout: 0 } })
-  assert.deepEqual([tuned.server.requestTimeout, tuned.server.headersTimeout, tuned.server.keepAliveTimeout, tuned.server.timeout], [8000, 8000, 65_000, 0])
+  const tuned = createServer({
+    logger: pino({ level: 'silent' }),
+    fastify: { requestTimeout: 8000 },
+    connections: { keepAliveTimeout: 65_000, connectionTimeout: 0 }
+  })
+  assert.deepEqual(
+    [tuned.server.requestTimeout, tuned.server.headersTimeout, tuned.server.keepAliveTimeout, tuned.server.timeout],
+    [8000, 8000, 65_000, 0]
+  )
   await tuned.close()
 })

@@ -12,7 +12,13 @@ function sign(claims: JWTPayload): Promise<string> {
 
 function movableClock(start = Date.UTC(2030, 0, 1)) {
   let now = start
-  return { now: () => new Date(now), seconds: () => Math.floor(now / 1000), advance: (s: number) => { now += s * 1000 } }
+  return {
+    now: () => new Date(now),
+    seconds: () => Math.floor(now / 1000),
+    advance: (s: number) => {
+      now += s * 1000
+    }
+  }
 }
 
 test('jwt verifier: a token without exp is rejected, whatever else it carries', async () => {

@@ -41,25 +41,33 @@ test('event bus (in-process): typed publish/subscribe, unsubscribe stops deliver
   await bus.close()
 })
 
-test('event bus (Redis pub/sub): an event published by one instance reaches the other', { skip: process.env.REDIS_URL ? false : 'REDIS_URL is unset' }, async () => {
-  const url = process.env.REDIS_URL as string
-  const clients = [new Redis(url), new Redis(url), new Redis(url), new Redis(url)]
-  const prefix = `quartet-test-${Date.now().toString(36)}`
-  const one = createRedisEventBus<{ ping: { from: string } }>(clients[0] as Redis, clients[1] as Redis, prefix)
-  const two = createRedisEventBus<{ ping: { from: string } }>(clients[2] as Redis, clients[3] as Redis, prefix)
-  try {
-    const received = new Promise<{ from: string }>((resolve) => { two.subscribe('ping', resolve) })
-    // The subscription is set up asynchronously: publish until it lands.
-    let delivered: { from: string } | undefined
-    void received.then((payload) => { delivered = payload })
-    for (let i = 0; i < 50 && !delivered; i++) {
-      await one.publish('ping', { from: 'one' })
-      await new Promise((r) => setTimeout(r, 50))
+test(
+  'event bus (Redis pub/sub): an event published by one instance reaches the other',
+  { skip: process.env.REDIS_URL ? false : 'REDIS_URL is unset' },
+  async () => {
+    const url = process.env.REDIS_URL as string
+    const clients = [new Redis(url), new Redis(url), new Redis(url), new Redis(url)]
+    const prefix = `quartet-test-${Date.now().toString(36)}`
+    const one = createRedisEventBus<{ ping: { from: string } }>(clients[0] as Redis, clients[1] as Redis, prefix)
+    const two = createRedisEventBus<{ ping: { from: string } }>(clients[2] as Redis, clients[3] as Redis, prefix)
+    try {
+      const received = new Promise<{ from: string }>((resolve) => {
+        two.subscribe('ping', resolve)
+      })
+      // The subscription is set up asynchronously: publish until it lands.
+      let delivered: { from: string } | undefined
+      void received.then((payload) => {
+        delivered = payload
+      })
+      for (let i = 0; i < 50 && !delivered; i++) {
+        await one.publish('ping', { from: 'one' })
+        await new Promise((r) => setTimeout(r, 50))
+      }
+      assert.deepEqual(delivered, { from: 'one' })
+    } finally {
+      await one.close()
+      await two.close()
+      await Promise.all(clients.map((client) => client.quit()))
     }
-    assert.deepEqual(delivered, { from: 'one' })
-  } finally {
-    await one.close()
-    await two.close()
-    await Promise.all(clients.map((client) => client.quit()))
   }
-})
+)

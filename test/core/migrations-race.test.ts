@@ -11,7 +11,14 @@ const url = process.env.DATABASE_URL
 const skip = url ? false : 'PostgreSQL only (DATABASE_URL)'
 
 const MIGRATIONS: MigrationSet = {
-  race_0001_items: { up: async (db) => { await db.schema.createTable('race_items').addColumn('id', 'integer', (c) => c.primaryKey()).execute() } }
+  race_0001_items: {
+    up: async (db) => {
+      await db.schema
+        .createTable('race_items')
+        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .execute()
+    }
+  }
 }
 
 // Kysely's migrator lists every table of the server before it runs anything; a table dropped by

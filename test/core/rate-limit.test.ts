@@ -16,13 +16,18 @@ async function windowBehaviour(counters: RateCounters, advance: (ms: number) => 
   assert.equal((await counters.hit('a', 1000)).count, 1, 'an ended window starts again')
   // Parallel hits are counted exactly once each.
   const counts = await Promise.all(Array.from({ length: 50 }, () => counters.hit('c', 60_000)))
-  assert.deepEqual(counts.map((c) => c.count).sort((x, y) => x - y), Array.from({ length: 50 }, (_, i) => i + 1))
+  assert.deepEqual(
+    counts.map((c) => c.count).sort((x, y) => x - y),
+    Array.from({ length: 50 }, (_, i) => i + 1)
+  )
 }
 
 test('memory counters: fixed windows, reset, exact counts, bounded keys', async () => {
   let now = 1_000_000
   const counters = createMemoryCounters({ clock: () => new Date(now) })
-  await windowBehaviour(counters, async (ms) => { now += ms })
+  await windowBehaviour(counters, async (ms) => {
+    now += ms
+  })
 
   const small = createMemoryCounters({ clock: () => new Date(now), maxKeys: 3 })
   for (const key of ['k1', 'k2', 'k3', 'k4']) await small.hit(key, 60_000)

@@ -14,15 +14,28 @@ import { redactUrl } from '../../src/core/http/redact-url.js'
 
 test('request log: credentials in the query string never reach the log', async () => {
   const lines: string[] = []
-  const sink = new Writable({ write(chunk: Buffer, _encoding, done) { lines.push(chunk.toString()); done() } })
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString())
+      done()
+    }
+  })
   const app = createServer({ logger: pino({ level: 'info' }, sink) })
   requestLog(app)
   app.get('/items', async () => ({ ok: true }))
   await app.ready()
-  const response = await app.inject({ method: 'GET', url: '/items?page=2&apikey=mk_SuperSecret123&ApiKey=ck_Other456&token=eyJhbGciOi.x.y' })
+  const response = await app.inject({
+    method: 'GET',
+    url: '/items?page=2&apikey=mk_SuperSecret123&ApiKey=ck_Other456&token=eyJhbGciOi.x.y'
+  })
   assert.equal(response.statusCode, 200)
   await app.close()
-  const requestLine = lines.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { msg: string; url?: string }).find((entry) => entry.msg === 'request')
+  const requestLine = lines
+    .join('')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { msg: string; url?: string })
+    .find((entry) => entry.msg === 'request')
   assert.equal(requestLine?.url, '/items?page=2&apikey=[redacted]&ApiKey=[redacted]&token=[redacted]')
   assert.doesNotMatch(lines.join(''), /SuperSecret123|Other456|eyJhbGciOi/)
 })
@@ -37,7 +50,10 @@ test('redactUrl: only credential parameters, encoded names too, everything else 
 
 const apiKey = `mk_${randomToken(24)}`
 const channelKey = `ck_${randomToken(24)}`
-const jwt = await new SignJWT({ email: 'ann@example.com' }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('1h')
+const jwt = await new SignJWT({ email: 'ann@example.com' })
+  .setProtectedHeader({ alg: 'HS256' })
+  .setIssuedAt()
+  .setExpirationTime('1h')
   .sign(new TextEncoder().encode('a-test-secret-of-at-least-32-characters!'))
 const encodeAll = (text: string) => [...text].map((c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`).join('')
 
@@ -64,14 +80,25 @@ const spellings: [string, string, string][] = [
 
 test('request log: credentials never reach the log, however the parameter is spelled', async () => {
   const lines: string[] = []
-  const sink = new Writable({ write(chunk: Buffer, _encoding, done) { lines.push(chunk.toString()); done() } })
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString())
+      done()
+    }
+  })
   const app = createServer({ logger: pino({ level: 'info' }, sink) })
   requestLog(app)
   app.get('/*', async () => ({ ok: true }))
   await app.ready()
   for (const [, url] of spellings) await app.inject({ method: 'GET', url })
   await app.close()
-  const logged = lines.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { msg: string; url?: string }).filter((entry) => entry.msg === 'request').map((entry) => entry.url)
+  const logged = lines
+    .join('')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { msg: string; url?: string })
+    .filter((entry) => entry.msg === 'request')
+    .map((entry) => entry.url)
   assert.equal(logged.length, spellings.length)
   spellings.forEach(([name, , expected], i) => assert.equal(logged[i], expected, name))
   const all = lines.join('')
@@ -86,10 +113,18 @@ test('redactUrl: by value and by name, every spelling', () => {
 
 test('redactUrl: URLs without credentials come out unchanged', () => {
   const untouched = [
-    '/', '/health', '/v2/orders?page=2&pageSize=50&createdSince=2024-01-01T00%3A00%3A00Z',
-    '/api/private/v1/user/ann%40example.com', '/feed/posts?cursor=eyJpZCI6MTJ9', '/x?check_the_long_identifier_name_here_and_more=1',
-    '/x?sku=MK_ABCDEFGHIJKLMNOPQRSTUVWXYZ012345', '/x?a=1;b=2', '/docs/check_abcdefghijklmnopqrstuvwxyz0123456789',
-    '/x?q=%E2%82%AC%20caf%C3%A9&keyword=k', '/x?keys=1&tokens=2&monkey=3', '/x?%E0%A4%A=1&apikey'
+    '/',
+    '/health',
+    '/v2/orders?page=2&pageSize=50&createdSince=2024-01-01T00%3A00%3A00Z',
+    '/api/private/v1/user/ann%40example.com',
+    '/feed/posts?cursor=eyJpZCI6MTJ9',
+    '/x?check_the_long_identifier_name_here_and_more=1',
+    '/x?sku=MK_ABCDEFGHIJKLMNOPQRSTUVWXYZ012345',
+    '/x?a=1;b=2',
+    '/docs/check_abcdefghijklmnopqrstuvwxyz0123456789',
+    '/x?q=%E2%82%AC%20caf%C3%A9&keyword=k',
+    '/x?keys=1&tokens=2&monkey=3',
+    '/x?%E0%A4%A=1&apikey'
   ]
   for (const url of untouched) assert.equal(redactUrl(url), url)
 })
@@ -97,11 +132,17 @@ test('redactUrl: URLs without credentials come out unchanged', () => {
 function captured() {
   const lines: string[] = []
   const writes: string[] = []
-  const sink = new Writable({ write(chunk: Buffer, _encoding, done) { writes.push(chunk.toString()); lines.push(...chunk.toString().split('\n').filter(Boolean)); done() } })
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      writes.push(chunk.toString())
+      lines.push(...chunk.toString().split('\n').filter(Boolean))
+      done()
+    }
+  })
   return { lines, writes, sink }
 }
 
-test('request log: lines come in batches, in pino\'s own format, with the time each response finished', async () => {
+test("request log: lines come in batches, in pino's own format, with the time each response finished", async () => {
   const { lines, writes, sink } = captured()
   const logger = pino({ level: 'info' }, sink).child({ service: 'demo' })
   const app = createServer({ logger })
@@ -115,23 +156,36 @@ test('request log: lines come in batches, in pino\'s own format, with the time e
   await app.inject({ method: 'GET', url: '/items/1?x=%22y%22' })
   const after = Date.now()
   assert.equal(writes.length, 1, 'a full batch is written at once, in one write')
-  assert.deepEqual(lines.map((l) => (JSON.parse(l) as { url: string }).url), [...Array.from({ length: REQUEST_LOG_BATCH - 1 }, (_, i) => `/items/${i}`), '/items/1?x=%22y%22'])
+  assert.deepEqual(
+    lines.map((l) => (JSON.parse(l) as { url: string }).url),
+    [...Array.from({ length: REQUEST_LOG_BATCH - 1 }, (_, i) => `/items/${i}`), '/items/1?x=%22y%22']
+  )
 
   const line = JSON.parse(lines.at(-1) as string) as Record<string, unknown>
   assert.deepEqual(Object.keys(line), ['level', 'time', 'pid', 'hostname', 'service', 'reqId', 'method', 'url', 'statusCode', 'ms', 'msg'])
   assert.equal(line.level, 30)
   assert.ok((line.time as number) >= before && (line.time as number) <= after, 'the time the response finished, not the time of the write')
-  assert.deepEqual({ service: line.service, method: line.method, url: line.url, statusCode: line.statusCode, msg: line.msg }, { service: 'demo', method: 'GET', url: '/items/1?x=%22y%22', statusCode: 200, msg: 'request' })
+  assert.deepEqual(
+    { service: line.service, method: line.method, url: line.url, statusCode: line.statusCode, msg: line.msg },
+    { service: 'demo', method: 'GET', url: '/items/1?x=%22y%22', statusCode: 200, msg: 'request' }
+  )
   assert.equal(typeof line.reqId, 'string')
   // The same line as pino writes it itself, but for the time.
   const own = captured()
-  pino({ level: 'info' }, own.sink).child({ service: 'demo' }).child({ reqId: line.reqId }).info({ method: 'GET', url: '/items/1?x=%22y%22', statusCode: 200, ms: line.ms }, 'request')
+  pino({ level: 'info' }, own.sink)
+    .child({ service: 'demo' })
+    .child({ reqId: line.reqId })
+    .info({ method: 'GET', url: '/items/1?x=%22y%22', statusCode: 200, ms: line.ms }, 'request')
   assert.equal(lines.at(-1), (own.lines[0] as string).replace(/"time":\d+/, `"time":${line.time as number}`))
 
   lines.length = 0
   await app.inject({ method: 'GET', url: '/items/last' })
   await app.close()
-  assert.deepEqual(lines.map((l) => (JSON.parse(l) as { url: string }).url), ['/items/last'], 'closing the app writes what waits')
+  assert.deepEqual(
+    lines.map((l) => (JSON.parse(l) as { url: string }).url),
+    ['/items/last'],
+    'closing the app writes what waits'
+  )
 })
 
 test('request log: a line that waits is written after the batch delay', async () => {
@@ -143,7 +197,11 @@ test('request log: a line that waits is written after the batch delay', async ()
   await app.inject({ method: 'GET', url: '/one' })
   const deadline = Date.now() + 5000
   while (lines.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
-  assert.deepEqual(lines.map((l) => (JSON.parse(l) as { url: string }).url), ['/one'], 'written without a full batch or a close')
+  assert.deepEqual(
+    lines.map((l) => (JSON.parse(l) as { url: string }).url),
+    ['/one'],
+    'written without a full batch or a close'
+  )
   await app.close()
 })
 
@@ -151,7 +209,9 @@ test('request log: a process that exits right after a response still writes its 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-request-log-'))
   const script = path.join(dir, 'exit-now.mts')
   const src = path.resolve(import.meta.dirname, '../../src/core')
-  fs.writeFileSync(script, `
+  fs.writeFileSync(
+    script,
+    `
     import { createLogger } from ${JSON.stringify(path.join(src, 'logger.ts'))}
     import { createServer } from ${JSON.stringify(path.join(src, 'http/server.ts'))}
     import { requestLog } from ${JSON.stringify(path.join(src, 'http/plugins/request-log.ts'))}
@@ -161,11 +221,16 @@ test('request log: a process that exits right after a response still writes its 
     await app.ready()
     for (let i = 0; i < 3; i++) await app.inject({ method: 'GET', url: '/bye?n=' + i })
     process.exit(0)
-  `)
+  `
+  )
   try {
     const run = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'info' } })
     assert.equal(run.status, 0, run.stderr)
-    const urls = run.stdout.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { url?: string }).url).filter(Boolean)
+    const urls = run.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as { url?: string }).url)
+      .filter(Boolean)
     assert.deepEqual(urls, ['/bye?n=0', '/bye?n=1', '/bye?n=2'])
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })

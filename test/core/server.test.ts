@@ -7,13 +7,18 @@ import { createServer } from '../../src/core/http/server.js'
 import { corsPolicy } from '../../src/core/http/plugins/cors.js'
 import type { ErrorFormatter } from '../../src/core/http/plugins/error-shape.js'
 
-const shape: ErrorFormatter = (error, request) => ({ statusCode: error.statusCode, body: { problem: error.message, status: error.statusCode, id: request.id } })
+const shape: ErrorFormatter = (error, request) => ({
+  statusCode: error.statusCode,
+  body: { problem: error.message, status: error.statusCode, id: request.id }
+})
 
 async function rawExchange(port: number, text: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1')
     let answer = ''
-    socket.on('data', (chunk) => { answer += chunk.toString() })
+    socket.on('data', (chunk) => {
+      answer += chunk.toString()
+    })
     socket.on('end', () => resolve(answer))
     socket.on('close', () => resolve(answer))
     socket.on('error', reject)
@@ -21,7 +26,7 @@ async function rawExchange(port: number, text: string): Promise<string> {
   })
 }
 
-test('createServer: errors of the HTTP layer itself come out in the service\'s error shape', async (t) => {
+test("createServer: errors of the HTTP layer itself come out in the service's error shape", async (t) => {
   const app = createServer({ logger: pino({ level: 'silent' }), errorFormatter: shape })
   app.get('/ok', async () => ({ ok: true }))
   await app.listen({ port: 0, host: '127.0.0.1' })
@@ -58,33 +63,37 @@ test('createServer: a service may rewrite URLs and answer unknown routes itself'
   await app.close()
 })
 
-test('createServer: a known path with another method is 405 with Allow; unknown paths (also under a CORS catch-all) stay 404', async (t) => {
-  const app = createServer({ logger: pino({ level: 'silent' }), errorFormatter: shape })
-  await corsPolicy(app, { origin: '*' })
-  app.get('/items/:id', async () => ({ ok: true }))
-  app.post('/items', async () => ({ ok: true }))
-  app.delete('/items/:id', async () => null)
-  t.after(() => app.close())
+test(
+  'createServer: a known path with another method is 405 with Allow; ' + 'unknown paths (also under a CORS catch-all) stay 404',
+  async (t) => {
+    const app = createServer({ logger: pino({ level: 'silent' }), errorFormatter: shape })
+    await corsPolicy(app, { origin: '*' })
+    app.get('/items/:id', async () => ({ ok: true }))
+    app.post('/items', async () => ({ ok: true }))
+    app.delete('/items/:id', async () => null)
+    t.after(() => app.close())
 
-  const wrong = await app.inject({ method: 'PUT', url: '/items/7?apikey=secret-value' })
-  assert.equal(wrong.statusCode, 405)
-  assert.equal(wrong.headers.allow, 'DELETE, GET, HEAD')
-  assert.equal(wrong.json().problem, 'PUT is not allowed on /items/7; allowed: DELETE, GET, HEAD')
-  assert.equal((await app.inject({ method: 'GET', url: '/items' })).headers.allow, 'POST')
-  for (const url of ['/nope', '/items/7/deeper', '//items/7', '/items%2F7']) {
-    const missing = await app.inject({ method: 'PUT', url })
-    assert.equal(missing.statusCode, 404, url)
-    assert.equal(missing.headers.allow, undefined, url)
+    const wrong = await app.inject({ method: 'PUT', url: '/items/7?apikey=secret-value' })
+    assert.equal(wrong.statusCode, 405)
+    assert.equal(wrong.headers.allow, 'DELETE, GET, HEAD')
+    assert.equal(wrong.json().problem, 'PUT is not allowed on /items/7; allowed: DELETE, GET, HEAD')
+    assert.equal((await app.inject({ method: 'GET', url: '/items' })).headers.allow, 'POST')
+    for (const url of ['/nope', '/items/7/deeper', '//items/7', '/items%2F7']) {
+      const missing = await app.inject({ method: 'PUT', url })
+      assert.equal(missing.statusCode, 404, url)
+      assert.equal(missing.headers.allow, undefined, url)
+    }
+    assert.equal((await app.inject({ method: 'GET', url: '/items/7' })).statusCode, 200)
   }
-  assert.equal((await app.inject({ method: 'GET', url: '/items/7' })).statusCode, 200)
-})
+)
 
-test('createServer: a CORS preflight no policy grants is 403 in the service\'s shape; a granted one passes', async (t) => {
+test("createServer: a CORS preflight no policy grants is 403 in the service's shape; a granted one passes", async (t) => {
   const app = createServer({ logger: pino({ level: 'silent' }), errorFormatter: shape })
   await corsPolicy(app, { origin: ['http://localhost:3000'] })
   app.get('/items', async () => ({ ok: true }))
   t.after(() => app.close())
-  const preflight = (origin: string) => app.inject({ method: 'OPTIONS', url: '/items', headers: { origin, 'access-control-request-method': 'GET' } })
+  const preflight = (origin: string) =>
+    app.inject({ method: 'OPTIONS', url: '/items', headers: { origin, 'access-control-request-method': 'GET' } })
   const refused = await preflight('http://evil.example')
   assert.equal(refused.statusCode, 403)
   assert.equal(refused.json().problem, 'Cross-origin requests from "http://evil.example" are not allowed.')
@@ -95,7 +104,7 @@ test('createServer: a CORS preflight no policy grants is 403 in the service\'s s
   assert.equal((await app.inject({ method: 'OPTIONS', url: '/items' })).statusCode, 405, 'a plain OPTIONS is not a preflight')
 })
 
-test('createServer: an over-long path parameter is 414 in the service\'s shape without quoting the parameter', async (t) => {
+test("createServer: an over-long path parameter is 414 in the service's shape without quoting the parameter", async (t) => {
   const app = createServer({ logger: pino({ level: 'silent' }), errorFormatter: shape })
   app.get('/keys/:key', async () => ({ ok: true }))
   t.after(() => app.close())
@@ -109,12 +118,19 @@ test('createServer: an over-long path parameter is 414 in the service\'s shape w
 test('createServer: a value outside a union of literals is one validation problem naming the allowed values', async (t) => {
   const withDetails: ErrorFormatter = (error) => ({ statusCode: error.statusCode, body: { details: error.details } })
   const app = createServer({ logger: pino({ level: 'silent' }), errorFormatter: withDetails })
-  app.post('/pick', { schema: { body: Type.Object({ colour: Type.Union([Type.Literal('red'), Type.Literal('green')]), size: Type.Integer() }) } }, async () => ({ ok: true }))
+  app.post(
+    '/pick',
+    { schema: { body: Type.Object({ colour: Type.Union([Type.Literal('red'), Type.Literal('green')]), size: Type.Integer() }) } },
+    async () => ({ ok: true })
+  )
   t.after(() => app.close())
   const res = await app.inject({ method: 'POST', url: '/pick', payload: { colour: 'blue', size: 'x' } })
   assert.equal(res.statusCode, 400)
-  assert.deepEqual(res.json().details.map((d: { pointer: string; message: string }) => [d.pointer, d.message]), [
-    ['/colour', 'colour must be one of: red, green'],
-    ['/size', 'size must be integer']
-  ])
+  assert.deepEqual(
+    res.json().details.map((d: { pointer: string; message: string }) => [d.pointer, d.message]),
+    [
+      ['/colour', 'colour must be one of: red, green'],
+      ['/size', 'size must be integer']
+    ]
+  )
 })

@@ -5,7 +5,13 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { isForeignKeyViolation, isUniqueViolation } from '../../src/core/db/errors.js'
-import { defaultSqliteDriver, openSqlite, sqliteDriver, type SqliteConnection, type SqliteDriverName } from '../../src/core/db/sqlite-driver.js'
+import {
+  defaultSqliteDriver,
+  openSqlite,
+  sqliteDriver,
+  type SqliteConnection,
+  type SqliteDriverName
+} from '../../src/core/db/sqlite-driver.js'
 
 test('SQLite driver by Node version: better-sqlite3 before 22.16, node:sqlite from then on', () => {
   assert.equal(defaultSqliteDriver('20.19.0'), 'better-sqlite3')
@@ -63,7 +69,10 @@ for (const driver of drivers) {
       assert.equal(Number(inserted.changes), 1)
       const id = Number(inserted.lastInsertRowid)
       assert.ok(id > 0)
-      const rows = db.prepare('SELECT id, name, data, NULL AS missing, 1.5 AS half FROM parents WHERE id = ?').all([id]) as Record<string, unknown>[]
+      const rows = db.prepare('SELECT id, name, data, NULL AS missing, 1.5 AS half FROM parents WHERE id = ?').all([id]) as Record<
+        string,
+        unknown
+      >[]
       assert.deepStrictEqual(rows, [{ id, name: 'ada', data: Buffer.from([1, 2, 3]), missing: null, half: 1.5 }])
       assert.equal(Object.getPrototypeOf(rows[0]), Object.prototype)
       assert.ok(Buffer.isBuffer(rows[0]?.data))
@@ -106,8 +115,14 @@ for (const driver of drivers) {
 }
 
 test('node:sqlite prints no ExperimentalWarning to users', { skip: !drivers.includes('node:sqlite') }, () => {
-  const script = "import { openSqlite } from './src/core/db/sqlite-driver.ts'; const { connection } = openSqlite(':memory:'); connection.prepare('select 1').all(); process.emitWarning('another warning still shows')"
-  const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: path.resolve(import.meta.dirname, '../..'), encoding: 'utf8', env: { ...process.env, QUARTET_SQLITE_DRIVER: 'node:sqlite' } })
+  const script =
+    "import { openSqlite } from './src/core/db/sqlite-driver.ts'; const { connection } = openSqlite(':memory:'); " +
+    "connection.prepare('select 1').all(); process.emitWarning('another warning still shows')"
+  const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: path.resolve(import.meta.dirname, '../..'),
+    encoding: 'utf8',
+    env: { ...process.env, QUARTET_SQLITE_DRIVER: 'node:sqlite' }
+  })
   assert.equal(result.status, 0, result.stderr)
   assert.doesNotMatch(result.stderr, /ExperimentalWarning|SQLite is an experimental/)
   assert.match(result.stderr, /another warning still shows/)

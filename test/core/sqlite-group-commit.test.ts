@@ -17,7 +17,8 @@ before(async () => {
   database = await openDatabase({ sqlitePath: path.join(dir, 'test.db') })
   await sql`create table items (id integer primary key, label text not null unique)`.execute(database.db)
   await sql`create table parents (id integer primary key)`.execute(database.db)
-  await sql`create table children (id integer primary key, parent_id integer not null references parents(id) deferrable initially deferred)`.execute(database.db)
+  const deferredParent = sql`references parents(id) deferrable initially deferred`
+  await sql`create table children (id integer primary key, parent_id integer not null ${deferredParent})`.execute(database.db)
   observer = openSqlite(path.join(dir, 'test.db'), { readonly: true }).connection
 })
 
@@ -28,7 +29,9 @@ after(async () => {
 })
 
 const committedLabels = (prefix: string): string[] =>
-  (observer.prepare('select label from items where label like ? order by id').all([`${prefix}%`]) as { label: string }[]).map((r) => r.label)
+  (observer.prepare('select label from items where label like ? order by id').all([`${prefix}%`]) as { label: string }[]).map(
+    (r) => r.label
+  )
 
 function insertInTransaction(label: string, fail = false): Promise<void> {
   return database.db.transaction().execute(async (trx) => {
@@ -40,13 +43,20 @@ function insertInTransaction(label: string, fail = false): Promise<void> {
 test('group commit: transactions of one turn share one commit, and each returns only once committed', async () => {
   const labels = Array.from({ length: 20 }, (_, i) => `batch-${i}`)
   const seenWhenResolved: number[] = []
-  await Promise.all(labels.map((label) => insertInTransaction(label).then(() => {
-    const committed = committedLabels('batch-')
-    assert.ok(committed.includes(label), `${label} returned before it was committed`)
-    seenWhenResolved.push(committed.length)
-  })))
+  await Promise.all(
+    labels.map((label) =>
+      insertInTransaction(label).then(() => {
+        const committed = committedLabels('batch-')
+        assert.ok(committed.includes(label), `${label} returned before it was committed`)
+        seenWhenResolved.push(committed.length)
+      })
+    )
+  )
   // The first caller to return already sees all 20: they were committed together.
-  assert.deepEqual(seenWhenResolved, labels.map(() => 20))
+  assert.deepEqual(
+    seenWhenResolved,
+    labels.map(() => 20)
+  )
 })
 
 test('group commit: a failing transaction rolls back only its own work', async () => {
@@ -57,7 +67,10 @@ test('group commit: a failing transaction rolls back only its own work', async (
     // A constraint violation inside a transaction, too.
     insertInTransaction('mixed-ok-1')
   ])
-  assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled', 'rejected'])
+  assert.deepEqual(
+    results.map((r) => r.status),
+    ['fulfilled', 'rejected', 'fulfilled', 'rejected']
+  )
   assert.deepEqual(committedLabels('mixed-'), ['mixed-ok-1', 'mixed-ok-2'])
 })
 
@@ -76,7 +89,10 @@ test('group commit: a failed shared commit fails every transaction of the batch 
     database.db.transaction().execute((trx) => trx.insertInto('children').values({ id: 1, parent_id: 999 }).execute()),
     insertInTransaction('doomed-2')
   ])
-  assert.deepEqual(results.map((r) => r.status), ['rejected', 'rejected', 'rejected'])
+  assert.deepEqual(
+    results.map((r) => r.status),
+    ['rejected', 'rejected', 'rejected']
+  )
   assert.match(String((results[0] as PromiseRejectedResult).reason), /FOREIGN KEY/)
   assert.deepEqual(committedLabels('doomed-'), [])
   assert.equal((observer.prepare('select count(*) as n from children').all()[0] as { n: number }).n, 0)

@@ -18,22 +18,34 @@ async function echoApp(options: { sanity?: boolean } = {}): Promise<App> {
   const app = createServer({ logger: pino({ level: 'silent' }) })
   if (options.sanity) inputSanity(app)
   app.post('/json', { schema: { body: Body } }, (request) => ({ body: request.body }))
-  app.post('/form', {
-    schema: { body: Body },
-    preValidation: (request, _reply, done) => {
-      request.body = markStringSourced({ ...(request.body as object) })
-      done()
-    }
-  }, (request) => ({ body: request.body }))
-  app.post('/partly', {
-    schema: { body: Body },
-    preValidation: (request, _reply, done) => {
-      request.body = markStringSourced({ ...(request.body as object) }, ['n'])
-      done()
-    }
-  }, (request) => ({ body: request.body }))
+  app.post(
+    '/form',
+    {
+      schema: { body: Body },
+      preValidation: (request, _reply, done) => {
+        request.body = markStringSourced({ ...(request.body as object) })
+        done()
+      }
+    },
+    (request) => ({ body: request.body })
+  )
+  app.post(
+    '/partly',
+    {
+      schema: { body: Body },
+      preValidation: (request, _reply, done) => {
+        request.body = markStringSourced({ ...(request.body as object) }, ['n'])
+        done()
+      }
+    },
+    (request) => ({ body: request.body })
+  )
   app.post('/list', { schema: { body: Type.Array(Type.String()) } }, (request) => ({ body: request.body }))
-  app.get('/query', { schema: { querystring: Type.Object({ n: Type.Optional(Type.Integer()), x: Type.Optional(Type.Number()) }) } }, (request) => ({ query: request.query }))
+  app.get(
+    '/query',
+    { schema: { querystring: Type.Object({ n: Type.Optional(Type.Integer()), x: Type.Optional(Type.Number()) }) } },
+    (request) => ({ query: request.query })
+  )
   app.get('/plain', () => ({ ok: true }))
   app.delete('/plain', () => ({ ok: true }))
   app.post('/plain', () => ({ ok: true }))
@@ -48,7 +60,19 @@ async function post(app: App, url: string, payload: string) {
 
 test('JSON bodies are validated without coercion: wrong types and wrong top-level types are 400', async () => {
   const app = await echoApp()
-  for (const payload of ['{"n": true}', '{"n": "5"}', '{"s": 5}', '{"s": true}', '{"b": "true"}', '{"b": 1}', 'true', '"x"', '[]', '5', 'null']) {
+  for (const payload of [
+    '{"n": true}',
+    '{"n": "5"}',
+    '{"s": 5}',
+    '{"s": true}',
+    '{"b": "true"}',
+    '{"b": 1}',
+    'true',
+    '"x"',
+    '[]',
+    '5',
+    'null'
+  ]) {
     const res = await post(app, '/json', payload)
     assert.equal(res.status, 400, payload)
     assert.equal(res.json.code, 'VALIDATION_FAILED', payload)
@@ -80,7 +104,11 @@ test('query strings and marked form bodies are coerced; a partly marked body onl
 test('an empty JSON body is no body on routes without a body schema; a required body still fails validation', async () => {
   const app = await echoApp()
   for (const method of ['DELETE', 'GET', 'POST'] as const) {
-    for (const headers of [{ 'content-type': 'application/json' }, { 'content-type': 'application/json', 'content-length': '0' }, { 'content-type': 'application/json; charset=utf-8' }]) {
+    for (const headers of [
+      { 'content-type': 'application/json' },
+      { 'content-type': 'application/json', 'content-length': '0' },
+      { 'content-type': 'application/json; charset=utf-8' }
+    ]) {
       const res = await app.inject({ method, url: '/plain', headers, payload: '' })
       assert.equal(res.statusCode, 200, `${method} ${JSON.stringify(headers)}: ${res.body}`)
     }

@@ -12,7 +12,15 @@ const dataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-feed-e2e-')
 // On PostgreSQL each run gets a schema of its own, so rows of earlier runs never collide.
 const database = await isolatedDatabaseEnv('feed')
 after(() => database.cleanup())
-const env = (dir: string) => ({ FEED_PORT: '0', FEED_CLIENT_PORT: '0', QUARTET_DATA_DIR: dir, JWT_SECRET: undefined, MONGODB_URI: undefined, PORT: undefined, DATABASE_URL: database.DATABASE_URL })
+const env = (dir: string) => ({
+  FEED_PORT: '0',
+  FEED_CLIENT_PORT: '0',
+  QUARTET_DATA_DIR: dir,
+  JWT_SECRET: undefined,
+  MONGODB_URI: undefined,
+  PORT: undefined,
+  DATABASE_URL: database.DATABASE_URL
+})
 
 test('quartet serve feed: sign up, log in, post an image over HTTP, watch it live with `quartet feed watch`', async () => {
   const dir = dataDir()
@@ -24,30 +32,55 @@ test('quartet serve feed: sign up, log in, post an image over HTTP, watch it liv
   const secret = fs.readFileSync(path.join(dir, 'secrets', 'feed-jwt-secret'), 'utf8').trim()
   assert.ok(!cli.output().includes(secret), 'the secret is never printed')
 
-  const signup = await fetch(`${base}/auth/signup`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'e2e@example.com', name: 'E2E', password: 'secret1' }) })
+  const signup = await fetch(`${base}/auth/signup`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'e2e@example.com', name: 'E2E', password: 'secret1' })
+  })
   assert.equal(signup.status, 201)
-  const login = await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'e2e@example.com', password: 'secret1' }) })
+  const login = await fetch(`${base}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'e2e@example.com', password: 'secret1' })
+  })
   assert.equal(login.status, 200)
-  const { token } = await login.json() as { token: string }
+  const { token } = (await login.json()) as { token: string }
 
   // The watch command prints each event as a JSON line.
-  const watcher = spawn(process.execPath, ['--import', 'tsx', CLI_ENTRY, 'feed', 'watch', '--api', base, '--token', token], { stdio: ['ignore', 'pipe', 'pipe'] })
-  after(() => { watcher.kill('SIGTERM') })
+  const watcher = spawn(process.execPath, ['--import', 'tsx', CLI_ENTRY, 'feed', 'watch', '--api', base, '--token', token], {
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  after(() => {
+    watcher.kill('SIGTERM')
+  })
   let watched = ''
-  watcher.stdout.on('data', (d: Buffer) => { watched += d.toString() })
+  watcher.stdout.on('data', (d: Buffer) => {
+    watched += d.toString()
+  })
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('feed watch did not connect')), 15_000)
-    watcher.stderr.on('data', (d: Buffer) => { if (d.toString().includes('connected to')) { clearTimeout(timer); resolve() } })
+    watcher.stderr.on('data', (d: Buffer) => {
+      if (d.toString().includes('connected to')) {
+        clearTimeout(timer)
+        resolve()
+      }
+    })
   })
 
   const { payload, contentType } = multipartBody({ title: 'From the e2e test', content: 'Posted through the real CLI' }, png())
-  const created = await fetch(`${base}/feed/post`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': contentType }, body: payload })
+  const created = await fetch(`${base}/feed/post`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
+    body: payload
+  })
   assert.equal(created.status, 201)
-  const { post } = await created.json() as { post: { _id: string; imageUrl: string } }
+  const { post } = (await created.json()) as { post: { _id: string; imageUrl: string } }
   const image = await fetch(`${base}/${post.imageUrl}`)
   assert.equal(image.status, 200)
   assert.equal(image.headers.get('content-type'), 'image/png')
-  const list = await (await fetch(`${base}/feed/posts?page=1`, { headers: { authorization: `Bearer ${token}` } })).json() as { totalItems: number }
+  const list = (await (await fetch(`${base}/feed/posts?page=1`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+    totalItems: number
+  }
   assert.equal(list.totalItems, 1)
 
   const deadline = Date.now() + 10_000
@@ -92,7 +125,10 @@ test('quartet serve feed: the banner\'s "get a token" line works as printed (twi
 
   const first = spawnSync('sh', ['-c', command], { encoding: 'utf8', timeout: 30_000 })
   assert.equal(first.status, 0, first.stderr)
-  const [signup, login] = first.stdout.trim().split('\n').map((l) => JSON.parse(l) as { message?: string; token?: string })
+  const [signup, login] = first.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { message?: string; token?: string })
   assert.equal(signup?.message, 'User created!')
   const posts = await fetch(`${base}/feed/posts`, { headers: { authorization: `Bearer ${login?.token}` } })
   assert.equal(posts.status, 200)

@@ -32,21 +32,36 @@ test('quartet keys + quartet serve marketplace: an order walks through HTTP', { 
     assert.ok(base, server.output())
     const call = async (key: string, method: string, url: string, body?: unknown) => {
       const response = await fetch(`${base}/v2${url}${url.includes('?') ? '&' : '?'}apikey=${encodeURIComponent(key)}`, {
-        method, ...(body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {})
+        method,
+        ...(body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {})
       })
       return { status: response.status, json: (await response.json()) as any }
     }
-    assert.equal((await call(merchant, 'POST', '/products', { MerchantProductReference: 'MUG', Name: 'Mug', Price: 7.5, Stock: 3 })).status, 200)
+    assert.equal(
+      (await call(merchant, 'POST', '/products', { MerchantProductReference: 'MUG', Name: 'Mug', Price: 7.5, Stock: 3 })).status,
+      200
+    )
     const created = await call(channel, 'POST', '/orders', {
-      ChannelReference: 'BOL-1', Email: 'a@example.com', CurrencyCode: 'EUR', ShippingAddress: { City: 'Utrecht', CountryIso: 'NL' },
+      ChannelReference: 'BOL-1',
+      Email: 'a@example.com',
+      CurrencyCode: 'EUR',
+      ShippingAddress: { City: 'Utrecht', CountryIso: 'NL' },
       Lines: [{ ChannelReference: 'BOL-1-1', MerchantProductReference: 'MUG', Quantity: 2, UnitPriceInclVat: 7.5 }]
     })
     assert.equal(created.status, 201)
     const order = (await call(merchant, 'GET', '/orders/new')).json.Content[0]
     assert.equal(order.ChannelReference, 'BOL-1')
-    const ack = await call(merchant, 'POST', '/orders/acknowledge', { MerchantOrderReference: 'SO-1', OrderId: order.Id, Lines: [{ OrderLineId: order.Lines[0].Id, MerchantOrderLineReference: 'SO-1-1' }] })
+    const ack = await call(merchant, 'POST', '/orders/acknowledge', {
+      MerchantOrderReference: 'SO-1',
+      OrderId: order.Id,
+      Lines: [{ OrderLineId: order.Lines[0].Id, MerchantOrderLineReference: 'SO-1-1' }]
+    })
     assert.equal(ack.status, 201)
-    const ship = await call(merchant, 'POST', '/shipments', { MerchantShipmentReference: 'SH-1', MerchantOrderReference: 'SO-1', Lines: [{ MerchantOrderLineReference: 'SO-1-1', Quantity: 2 }] })
+    const ship = await call(merchant, 'POST', '/shipments', {
+      MerchantShipmentReference: 'SH-1',
+      MerchantOrderReference: 'SO-1',
+      Lines: [{ MerchantOrderLineReference: 'SO-1-1', Quantity: 2 }]
+    })
     assert.equal(ship.status, 201)
     const final = await call(merchant, 'GET', '/orders/SO-1')
     assert.equal(final.json.Content.Status, 'SHIPPED')

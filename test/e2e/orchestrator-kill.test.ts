@@ -22,7 +22,8 @@ test('quartet kill stops the job and its agent process group; a following run ex
 
   const killed = await box.cli('kill')
   assert.equal(killed.code, 0, killed.stderr)
-  if (!killed.stdout.startsWith('Killed')) assert.fail(`${killed.stdout}\nfollower: ${following.output()}\nstatus: ${JSON.stringify(await box.statusJson())}`)
+  if (!killed.stdout.startsWith('Killed'))
+    assert.fail(`${killed.stdout}\nfollower: ${following.output()}\nstatus: ${JSON.stringify(await box.statusJson())}`)
   assert.match(killed.stdout, new RegExp(`Killed job \\d+ \\(pid ${jobPid}\\); cancelled tasks: s1-1`))
   assert.deepEqual(liveMembers(agentPid), [], 'no agent process left')
   await eventually(() => liveMembers(jobPid).length === 0, 10_000, 'the job process to exit')

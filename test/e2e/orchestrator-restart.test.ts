@@ -9,7 +9,8 @@ import { eventually, liveMembers, sandbox, tracked } from './orchestrator.sandbo
 test('a server restart mid-sprint: the job keeps running, /api/events replays what was missed after Last-Event-ID', async () => {
   const box = await sandbox({ directives: '## Task 1: quick\nWrite.\n\n## Task 2: wait\nAgent: waiter\nWaits for a flag.\n' })
   assert.equal((await box.cli('plan')).code, 0)
-  const serve = () => startCli(['serve', 'orchestrator', '--project', box.root, '--port', '0'], { ...box.env, QUARTET_CONTROL_MUTATIONS: '1' }, 60_000)
+  const serve = () =>
+    startCli(['serve', 'orchestrator', '--project', box.root, '--port', '0'], { ...box.env, QUARTET_CONTROL_MUTATIONS: '1' }, 60_000)
   const first = await serve()
   after(() => first.stop('SIGKILL'))
   const base = first.urls.orchestrator!
@@ -17,11 +18,12 @@ test('a server restart mid-sprint: the job keeps running, /api/events replays wh
   const auth = { authorization: `Bearer ${token}` }
   const start = await fetch(`${base}/api/start`, { method: 'POST', headers: auth })
   assert.equal(start.status, 202, await start.clone().text())
-  const { pid } = await start.json() as { pid: number }
+  const { pid } = (await start.json()) as { pid: number }
   tracked.add(pid)
 
   const live = await connectSse(`${base}/api/events?after=0`, auth)
-  const has = (frames: { event?: string; data: string }[], type: string, task?: string) => frames.some((f) => f.event === type && (!task || JSON.parse(f.data).taskId === task))
+  const has = (frames: { event?: string; data: string }[], type: string, task?: string) =>
+    frames.some((f) => f.event === type && (!task || JSON.parse(f.data).taskId === task))
   await live.waitFor(() => has(live.frames, 'task_done', 's1-1') && has(live.frames, 'task_started', 's1-2'), 90_000)
   const lastSeen = Number(live.frames.at(-1)!.id)
   live.close()

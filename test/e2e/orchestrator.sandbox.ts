@@ -12,7 +12,9 @@ import { CLI_ENTRY, isolatedDatabaseEnv, runCli } from '../helpers/cli.js'
 const SCRIPTS: Record<string, string> = {
   edit: 'echo "agent for $1 in $(pwd)"; echo "$1 was here" > "work-$1.txt"; echo "changed work-$1.txt"',
   noop: 'echo "looked around, nothing to change"',
-  slow: 'if [ -f "$2/quick" ]; then echo "$1 again" > "work-$1.txt"; exit 0; fi; echo $$ > "$2/slow.pid"; sleep 120; echo late > "work-$1.txt"',
+  slow:
+    'if [ -f "$2/quick" ]; then echo "$1 again" > "work-$1.txt"; exit 0; fi; ' +
+    'echo $$ > "$2/slow.pid"; sleep 120; echo late > "work-$1.txt"',
   waiter: 'i=0; while [ ! -f "$2/go" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; echo "$1 done" > "work-$1.txt"'
 }
 
@@ -33,7 +35,14 @@ export interface Sandbox {
 export const tracked = new Set<number>()
 after(() => {
   // Whatever a failed test left behind: jobs and agents are group leaders.
-  for (const pid of tracked) for (const target of [-pid, pid]) { try { process.kill(target, 'SIGKILL') } catch { /* gone */ } }
+  for (const pid of tracked)
+    for (const target of [-pid, pid]) {
+      try {
+        process.kill(target, 'SIGKILL')
+      } catch {
+        /* gone */
+      }
+    }
 })
 
 export async function sandbox(options: { config?: unknown; directives?: string; init?: boolean } = {}): Promise<Sandbox> {
@@ -55,16 +64,27 @@ export async function sandbox(options: { config?: unknown; directives?: string; 
   fs.writeFileSync(path.join(root, 'README.md'), '# demo\n')
   git('add', '-A')
   git('commit', '-q', '-m', 'initial')
-  const agents = Object.fromEntries(Object.keys(SCRIPTS).map((name) => [name, { kind: 'command', argv: ['/bin/sh', path.join(base, 'agents', `${name}.sh`), '{taskId}', state] }]))
+  const agents = Object.fromEntries(
+    Object.keys(SCRIPTS).map((name) => [
+      name,
+      { kind: 'command', argv: ['/bin/sh', path.join(base, 'agents', `${name}.sh`), '{taskId}', state] }
+    ])
+  )
   if (options.config !== undefined || options.directives !== undefined) {
     fs.mkdirSync(path.join(root, '.quartet'), { recursive: true })
-    fs.writeFileSync(path.join(root, '.quartet', 'config.json'), JSON.stringify(options.config ?? { agents, default_agent: 'edit', engine: { kill_grace_seconds: 1 } }, null, 2))
+    fs.writeFileSync(
+      path.join(root, '.quartet', 'config.json'),
+      JSON.stringify(options.config ?? { agents, default_agent: 'edit', engine: { kill_grace_seconds: 1 } }, null, 2)
+    )
     fs.appendFileSync(path.join(root, '.git', 'info', 'exclude'), '.quartet/\n')
   }
   if (options.directives !== undefined) fs.writeFileSync(path.join(root, 'DIRECTIVES.md'), options.directives)
   const env = { QUARTET_DATA_DIR: dataDir, DATABASE_URL: database.DATABASE_URL ?? '', LOG_LEVEL: 'warn', NO_COLOR: '1' }
   const box: Sandbox = {
-    root, state, env, git,
+    root,
+    state,
+    env,
+    git,
     cli: (...args) => runCli([...args, '--project', root], env),
     async statusJson() {
       const result = await box.cli('status', '--json')
@@ -74,11 +94,18 @@ export async function sandbox(options: { config?: unknown; directives?: string; 
       return status
     },
     spawnCli(...args) {
-      const child = spawn(process.execPath, ['--import', 'tsx', CLI_ENTRY, ...args, '--project', root], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+      const child = spawn(process.execPath, ['--import', 'tsx', CLI_ENTRY, ...args, '--project', root], {
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'pipe']
+      })
       tracked.add(child.pid!)
       let stdout = ''
-      child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })
-      child.stderr.on('data', (d: Buffer) => { stdout += d.toString() })
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString()
+      })
+      child.stderr.on('data', (d: Buffer) => {
+        stdout += d.toString()
+      })
       return { output: () => stdout, done: new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout }))) }
     },
     agents
@@ -95,12 +122,18 @@ export function liveMembers(pgid: number): number[] {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8')
       const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
       if (Number(group) === pgid && state !== 'Z') members.push(Number(entry))
-    } catch { /* exited meanwhile */ }
+    } catch {
+      /* exited meanwhile */
+    }
   }
   return members
 }
 
-export async function eventually<T>(check: () => Promise<T | undefined | null | false> | T | undefined | null | false, ms: number, what: string): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  ms: number,
+  what: string
+): Promise<T> {
   const deadline = Date.now() + ms
   for (;;) {
     const value = await check()

@@ -41,11 +41,14 @@ test('init → plan → run → status → logs: every task DONE on its own bran
   assert.match(run.stdout, /Sprint s1: 2\/2 tasks DONE/)
   assert.equal(run.stdout.includes('\x1b['), false, 'no colours or redraws in a pipe')
 
-  assert.deepEqual(box.git('branch', '--list', 'quartet/*', '--format=%(refname:short)').trim().split('\n'), ['quartet/s1/s1-1', 'quartet/s1/s1-2'])
+  assert.deepEqual(box.git('branch', '--list', 'quartet/*', '--format=%(refname:short)').trim().split('\n'), [
+    'quartet/s1/s1-1',
+    'quartet/s1/s1-2'
+  ])
   assert.equal(box.git('show', 'quartet/s1/s1-1:work-s1-1.txt'), 's1-1 was here\n')
   assert.equal(box.git('show', 'quartet/s1/s1-2:work-s1-2.txt'), 's1-2 was here\n')
   assert.equal(box.git('rev-parse', 'HEAD'), head)
-  assert.equal(box.git('status', '--porcelain'), '?? DIRECTIVES.md\n', 'only the user\'s own file; no agent work in the main checkout')
+  assert.equal(box.git('status', '--porcelain'), '?? DIRECTIVES.md\n', "only the user's own file; no agent work in the main checkout")
   assert.equal(fs.existsSync(path.join(box.root, 'work-s1-1.txt')), false)
 
   const status = await box.cli('status')
@@ -54,7 +57,10 @@ test('init → plan → run → status → logs: every task DONE on its own bran
   const json = await box.statusJson()
   assert.equal(json.lifecycle, 'COMPLETE')
   assert.equal(json.active, false)
-  assert.deepEqual(json.tasks.map((t: any) => t.status), ['DONE', 'DONE'])
+  assert.deepEqual(
+    json.tasks.map((t: any) => t.status),
+    ['DONE', 'DONE']
+  )
   const logs = await box.cli('logs', '1')
   assert.equal(logs.code, 0, logs.stderr)
   assert.match(logs.stdout, /agent for s1-1 in .*s1-1/)
@@ -72,5 +78,8 @@ test('init → plan → run → status → logs: every task DONE on its own bran
   assert.match(cleaned.stdout, /^removed\s+quartet\/s1\/s1-1\s+\.quartet\/worktrees\/s1\/s1-1$/m)
   assert.match(cleaned.stdout, /^kept\s+quartet\/s1\/s1-2\s+\.quartet\/worktrees\/s1\/s1-2: uncommitted changes$/m)
   assert.equal(fs.existsSync(path.join(box.root, '.quartet', 'worktrees', 's1', 's1-1')), false)
-  assert.equal(fs.readFileSync(path.join(box.root, '.quartet', 'worktrees', 's1', 's1-2', 'work-s1-2.txt'), 'utf8'), 's1-2 was here\nnot committed\n')
+  assert.equal(
+    fs.readFileSync(path.join(box.root, '.quartet', 'worktrees', 's1', 's1-2', 'work-s1-2.txt'), 'utf8'),
+    's1-2 was here\nnot committed\n'
+  )
 })

@@ -10,7 +10,10 @@ for (const name of SERVICES) {
     const cli = await startCli(sandbox.args(name), sandbox.env, 60_000)
     after(() => cli.stop('SIGKILL'))
     assertListening(cli, name)
-    assert.deepEqual(Object.keys(cli.urls).filter((n) => n !== 'feed-client'), [name])
+    assert.deepEqual(
+      Object.keys(cli.urls).filter((n) => n !== 'feed-client'),
+      [name]
+    )
     await stopAndCheck(cli)
   })
 }

@@ -12,7 +12,10 @@ test('quartet serve (every service) with piped stdout: JSON records only, ready 
     assertListening(cli, name)
     assert.equal((await fetch(`${cli.urls[name]}/health`)).status, 200, name)
   }
-  const commands = cli.records().filter((r) => typeof r.command === 'string').map((r) => `${String(r.service)}: ${String(r.command)}`)
+  const commands = cli
+    .records()
+    .filter((r) => typeof r.command === 'string')
+    .map((r) => `${String(r.service)}: ${String(r.command)}`)
   assert.ok(commands.includes('trips: npx quartet token trips --email you@example.com'), commands.join('\n'))
   assert.ok(commands.includes('marketplace: npx quartet keys create --customer ACME --role merchant'), commands.join('\n'))
   assert.ok(commands.includes('orchestrator: npx quartet status'), commands.join('\n'))
@@ -21,8 +24,12 @@ test('quartet serve (every service) with piped stdout: JSON records only, ready 
   assert.ok(cli.records().some((r) => r.msg === 'database' && typeof r.database === 'string'))
   // Request lines share stdout, buffered for up to a second.
   const deadline = Date.now() + 15_000
-  while (!cli.records().some((r) => r.url === '/health' && r.statusCode === 200) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
-  assert.ok(cli.records().some((r) => r.url === '/health' && r.statusCode === 200), 'request lines are JSON records too')
+  while (!cli.records().some((r) => r.url === '/health' && r.statusCode === 200) && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 100))
+  assert.ok(
+    cli.records().some((r) => r.url === '/health' && r.statusCode === 200),
+    'request lines are JSON records too'
+  )
   await stopAndCheck(cli)
 })
 

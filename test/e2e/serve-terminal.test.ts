@@ -5,7 +5,10 @@ import { hasScript, onTerminal, piped, serveSandbox } from '../helpers/serve-out
 
 const sandbox = await serveSandbox('terminal')
 const skip = hasScript ? false : 'util-linux script (for a pseudo-terminal) is not installed'
-const HUMAN_BANNER = /^trips {8}http:\/\/127\.0\.0\.1:\d+ {2}docs http:\/\/127\.0\.0\.1:\d+\/docs\n {13}auth: development signing key [0-9a-f]+ in .+\n {19}get a token: npx quartet token trips --email you@example\.com\n(.*\n)*ready$/m
+const BANNER_URLS = '^trips {8}http:\\/\\/127\\.0\\.0\\.1:\\d+ {2}docs http:\\/\\/127\\.0\\.0\\.1:\\d+\\/docs\\n'
+const BANNER_AUTH = ' {13}auth: development signing key [0-9a-f]+ in .+\\n'
+const BANNER_TOKEN = ' {19}get a token: npx quartet token trips --email you@example\\.com\\n'
+const HUMAN_BANNER = new RegExp(BANNER_URLS + BANNER_AUTH + BANNER_TOKEN + '(.*\\n)*ready$', 'm')
 
 test('on a terminal the human banner stays, and Ctrl-C stops it', { skip }, async () => {
   const tty = onTerminal(sandbox.args('trips'), { ...sandbox.env, QUARTET_LOG_FORMAT: undefined })
@@ -30,7 +33,15 @@ test('QUARTET_LOG_FORMAT (or --log-format) overrides the choice either way', { s
   tty.child.stdin.write('\x03')
   assert.equal(await tty.closed, 0, tty.text())
   // Less the terminal's own echo of the keystroke.
-  const lines = tty.text().split('\n').map((line) => line.replace(/^\^C/, '')).filter((line) => line !== '')
-  assert.deepEqual(lines.filter((line) => !parseRecord(line)), [], 'every line on the terminal is a JSON record')
+  const lines = tty
+    .text()
+    .split('\n')
+    .map((line) => line.replace(/^\^C/, ''))
+    .filter((line) => line !== '')
+  assert.deepEqual(
+    lines.filter((line) => !parseRecord(line)),
+    [],
+    'every line on the terminal is a JSON record'
+  )
   assert.equal(parseRecord(lines.at(-1) as string)?.msg, 'Stopped.')
 })

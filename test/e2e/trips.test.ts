@@ -18,7 +18,10 @@ test('quartet serve trips + quartet token: the README walk-through works end to 
   const base = server.urls.trips
   assert.ok(base, server.output())
   assert.equal((server.ready.services as Record<string, { docs?: string }>).trips?.docs, `${base}/docs`)
-  assert.ok(server.records().some((r) => r.service === 'trips' && String(r.command).startsWith('npx quartet token trips --email')), server.output())
+  assert.ok(
+    server.records().some((r) => r.service === 'trips' && String(r.command).startsWith('npx quartet token trips --email')),
+    server.output()
+  )
   assert.doesNotMatch(server.output(), /"kty"|"d":/, 'the signing key is never printed')
   const keyFile = path.join(dataDir, 'secrets', 'trips-signing-key.jwk')
   assert.equal(fs.statSync(keyFile).mode & 0o777, 0o600)
@@ -29,20 +32,29 @@ test('quartet serve trips + quartet token: the README walk-through works end to 
   const api = `${base}/api/private/v1`
   const json = (body: unknown) => ({ method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) })
 
-  const user = await (await fetch(`${api}/user`, json({ user_name: 'ann', email_address: 'ann@example.com' }))).json() as any
+  const user = (await (await fetch(`${api}/user`, json({ user_name: 'ann', email_address: 'ann@example.com' }))).json()) as any
   // Bob creates his own user (a user can only be created with the token's e-mail).
   const bobToken = await runCli(['token', 'trips', '--email', 'bob@example.com'], env)
   const bobAuth = { authorization: `Bearer ${bobToken.stdout.trim()}` }
-  const form = await fetch(`${api}/user`, { method: 'POST', headers: { ...bobAuth, 'content-type': 'application/x-www-form-urlencoded' }, body: 'user_name=bob&email_address=bob%40example.com' })
+  const form = await fetch(`${api}/user`, {
+    method: 'POST',
+    headers: { ...bobAuth, 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'user_name=bob&email_address=bob%40example.com'
+  })
   assert.equal(form.status, 200)
-  const tour = await (await fetch(`${api}/user/${user.data.id}/tour`, json({ date: '2027-01-15', location: 'Rogers Pass' }))).json() as any
+  const tour = (await (
+    await fetch(`${api}/user/${user.data.id}/tour`, json({ date: '2027-01-15', location: 'Rogers Pass' }))
+  ).json()) as any
   const plan = await fetch(`${api}/user/${user.data.id}/tour/${tour.data.id}/plan?hazard_weather=windy`, { method: 'POST', headers: auth })
   assert.equal(plan.status, 200)
   const member = await fetch(`${api}/tour_user?email_address=bob@example.com&tour_id=${tour.data.id}`, { method: 'POST', headers: auth })
   assert.equal(member.status, 200)
-  const members = await (await fetch(`${api}/tour_user?tour_id=${tour.data.id}`, { headers: auth })).json() as any
-  assert.deepEqual(members.data.map((u: any) => u.attributes.user_name), ['ann', 'bob'])
-  const plans = await (await fetch(`${api}/user/${user.data.id}/tour/${tour.data.id}/plan`, { headers: auth })).json() as any
+  const members = (await (await fetch(`${api}/tour_user?tour_id=${tour.data.id}`, { headers: auth })).json()) as any
+  assert.deepEqual(
+    members.data.map((u: any) => u.attributes.user_name),
+    ['ann', 'bob']
+  )
+  const plans = (await (await fetch(`${api}/user/${user.data.id}/tour/${tour.data.id}/plan`, { headers: auth })).json()) as any
   assert.equal(plans.data[0].attributes.hazard_weather, 'windy')
   const response = await fetch(`${api}/tour/${tour.data.id}`, { headers: { ...auth, 'x-request-id': 'e2e-trace-1' } })
   assert.equal(response.headers.get('x-request-id'), 'e2e-trace-1')

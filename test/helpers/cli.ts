@@ -28,13 +28,25 @@ export interface RunningCli {
 }
 
 /** Runs `quartet <args>` (from source, through tsx) to completion. */
-export function runCli(args: string[], env: Record<string, string | undefined> = {}, input?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runCli(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  input?: string
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI_ENTRY, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI_ENTRY, ...args], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['pipe', 'pipe', 'pipe']
+    })
     let stdout = ''
     let stderr = ''
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString()
+    })
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString()
+    })
     child.on('error', reject)
     child.on('close', (code) => resolve({ code, stdout, stderr }))
     child.stdin.end(input ?? '')
@@ -45,8 +57,11 @@ export function runCli(args: string[], env: Record<string, string | undefined> =
 export function parseRecord(line: string): LogRecord | undefined {
   try {
     const value = JSON.parse(line) as unknown
-    if (typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as LogRecord).msg === 'string') return value as LogRecord
-  } catch { /* not JSON */ }
+    if (typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as LogRecord).msg === 'string')
+      return value as LogRecord
+  } catch {
+    /* not JSON */
+  }
   return undefined
 }
 
@@ -97,7 +112,7 @@ export function startCli(args: string[], env: Record<string, string | undefined>
           urls: Object.fromEntries(Object.entries(services).map(([name, where]) => [name, where.url])),
           ready: record,
           records: () => records,
-          invalidLines: () => pending ? [...invalid, pending] : invalid,
+          invalidLines: () => (pending ? [...invalid, pending] : invalid),
           output: () => out,
           stop: async (signal = 'SIGTERM') => {
             if (child.exitCode === null) child.kill(signal)
@@ -106,7 +121,9 @@ export function startCli(args: string[], env: Record<string, string | undefined>
         })
       }
     })
-    child.stderr.on('data', (data: Buffer) => { out += data.toString() })
+    child.stderr.on('data', (data: Buffer) => {
+      out += data.toString()
+    })
     child.on('exit', (code) => {
       clearTimeout(timer)
       reject(new Error(`CLI exited with ${code} before ready:\n${out}`))
@@ -119,7 +136,9 @@ export function startCli(args: string[], env: Record<string, string | undefined>
  * on the search_path through the connection URL and dropped by `cleanup`, so e2e runs never see
  * each other's rows; otherwise the data dir's SQLite (DATABASE_URL left unset).
  */
-export async function isolatedDatabaseEnv(prefix: string): Promise<{ DATABASE_URL: string | undefined; schema?: string; cleanup(): Promise<void> }> {
+export async function isolatedDatabaseEnv(
+  prefix: string
+): Promise<{ DATABASE_URL: string | undefined; schema?: string; cleanup(): Promise<void> }> {
   const url = process.env.DATABASE_URL
   if (!url) return { DATABASE_URL: undefined, cleanup: async () => undefined }
   const { default: pg } = await import('pg')

@@ -56,7 +56,11 @@ export async function snapshotTables(database: Database, prefix: string): Promis
   // drops its schema meanwhile); on PostgreSQL list only this database's own schema.
   const schema = (database as Partial<TestDatabase>).schema
   const all = schema
-    ? (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = ${schema}`.execute(database.db)).rows.map((r) => r.name)
+    ? (
+        await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = ${schema}`.execute(
+          database.db
+        )
+      ).rows.map((r) => r.name)
     : (await database.db.introspection.getTables()).map((t) => t.name)
   const names = all.filter((n) => n.startsWith(prefix)).sort()
   const parts: string[] = []

@@ -12,7 +12,12 @@ import { injectedResponse, injectJson, type InjectedResponse } from './inject.js
 
 export const TEST_JWT_SECRET = 'test-secret-0123456789abcdef0123456789abcdef'
 
-export interface FilePart { field?: string; filename: string; contentType: string; bytes: Buffer }
+export interface FilePart {
+  field?: string
+  filename: string
+  contentType: string
+  bytes: Buffer
+}
 
 export interface FeedHarness {
   app: App
@@ -46,7 +51,7 @@ export async function startFeed(options: StartFeedOptions = {}): Promise<FeedHar
     ...options.env
   })
   const ownsDatabase = !options.database
-  const database = options.database ?? await createTestDatabase([feedMigrations])
+  const database = options.database ?? (await createTestDatabase([feedMigrations]))
   let offset = 0
   const clock = () => new Date(Date.now() + offset)
   const { app, release } = await buildService(feedService, config, database, { platform: nodePlatform({ clock }) })
@@ -64,7 +69,9 @@ export async function startFeed(options: StartFeedOptions = {}): Promise<FeedHar
   return {
     app,
     database,
-    advanceClock(ms) { offset += ms },
+    advanceClock(ms) {
+      offset += ms
+    },
     call,
     async form(token, method, path, fields, file) {
       const { payload, contentType } = multipartBody(fields, file)
@@ -100,7 +107,12 @@ export function multipartBody(fields: Record<string, string>, file?: FilePart): 
     chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`))
   }
   if (file) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'image'}"; filename="${file.filename}"\r\nContent-Type: ${file.contentType}\r\n\r\n`))
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'image'}"; filename="${file.filename}"\r\n` +
+          `Content-Type: ${file.contentType}\r\n\r\n`
+      )
+    )
     chunks.push(file.bytes, Buffer.from('\r\n'))
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`))
@@ -131,7 +143,9 @@ export async function connectClient(baseUrl: string, auth?: Record<string, unkno
     ...(auth ? { auth } : {}),
     ...(options.extraHeaders ? { extraHeaders: options.extraHeaders } : {})
   })
-  after(() => { socket.close() })
+  after(() => {
+    socket.close()
+  })
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', () => resolve())
     socket.once('connect_error', reject)
@@ -142,7 +156,9 @@ export async function connectClient(baseUrl: string, auth?: Record<string, unkno
 /** Collects every "posts" event a socket receives. */
 export function collectPosts(socket: Socket): any[] {
   const events: any[] = []
-  socket.on('posts', (event: unknown) => { events.push(event) })
+  socket.on('posts', (event: unknown) => {
+    events.push(event)
+  })
   return events
 }
 

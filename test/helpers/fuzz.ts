@@ -4,13 +4,26 @@ import type { App } from '../../src/core/http/server.js'
 import type { Database } from '../../src/core/db/database.js'
 import { snapshotTables } from './db.js'
 
-interface OpenApiParameter { name: string; in: 'path' | 'query' | 'header' | 'cookie'; required?: boolean; schema?: JsonSchema }
-interface JsonSchema { type?: string | string[]; properties?: Record<string, JsonSchema>; required?: string[]; items?: JsonSchema; [k: string]: unknown }
+interface OpenApiParameter {
+  name: string
+  in: 'path' | 'query' | 'header' | 'cookie'
+  required?: boolean
+  schema?: JsonSchema
+}
+interface JsonSchema {
+  type?: string | string[]
+  properties?: Record<string, JsonSchema>
+  required?: string[]
+  items?: JsonSchema
+  [k: string]: unknown
+}
 interface OpenApiOperation {
   parameters?: OpenApiParameter[]
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> }
 }
-interface OpenApiDocument { paths?: Record<string, Record<string, OpenApiOperation>> }
+interface OpenApiDocument {
+  paths?: Record<string, Record<string, OpenApiOperation>>
+}
 
 export interface FuzzOptions {
   app: App
@@ -42,9 +55,34 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 const weirdString = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom('', ' ', '0', '-1', '1e309', 'NaN', 'null', 'true', '[]', '{}', '../../etc/passwd', '%00', '\u0000',
-    "' OR 1=1 --", '<script>alert(1)</script>', '__proto__', 'constructor', '9'.repeat(40), 'a'.repeat(5000), '😀'.repeat(50),
-    '2021-02-30', '1970-01-01T00:00:00Z', 'not-a-date', '-0', '0x10', ' 12 ')
+  fc.constantFrom(
+    '',
+    ' ',
+    '0',
+    '-1',
+    '1e309',
+    'NaN',
+    'null',
+    'true',
+    '[]',
+    '{}',
+    '../../etc/passwd',
+    '%00',
+    '\u0000',
+    "' OR 1=1 --",
+    '<script>alert(1)</script>',
+    '__proto__',
+    'constructor',
+    '9'.repeat(40),
+    'a'.repeat(5000),
+    '😀'.repeat(50),
+    '2021-02-30',
+    '1970-01-01T00:00:00Z',
+    'not-a-date',
+    '-0',
+    '0x10',
+    ' 12 '
+  )
 )
 const weirdValue: fc.Arbitrary<unknown> = fc.oneof(
   weirdString,
@@ -63,12 +101,18 @@ function valueFor(schema: JsonSchema | undefined, rnd: () => number): unknown {
   if (rnd() < 0.5) return sample(weirdValue, rnd)
   const type = Array.isArray(schema?.type) ? schema?.type[0] : schema?.type
   switch (type) {
-    case 'integer': return sample(fc.oneof(fc.integer({ min: -5, max: 100 }), fc.integer()), rnd)
-    case 'number': return sample(fc.double(), rnd)
-    case 'boolean': return sample(fc.oneof(fc.boolean(), fc.constantFrom('true', 'false', 'yes', 1, 0)), rnd)
-    case 'array': return sample(fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 5 }), rnd)
-    case 'object': return objectFor(schema, rnd)
-    default: return sample(weirdString, rnd)
+    case 'integer':
+      return sample(fc.oneof(fc.integer({ min: -5, max: 100 }), fc.integer()), rnd)
+    case 'number':
+      return sample(fc.double(), rnd)
+    case 'boolean':
+      return sample(fc.oneof(fc.boolean(), fc.constantFrom('true', 'false', 'yes', 1, 0)), rnd)
+    case 'array':
+      return sample(fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 5 }), rnd)
+    case 'object':
+      return objectFor(schema, rnd)
+    default:
+      return sample(weirdString, rnd)
   }
 }
 
@@ -108,19 +152,46 @@ function bodyFor(operation: OpenApiOperation, rnd: () => number): Body {
   if (content['multipart/form-data'] && roll < 0.4) {
     const boundary = 'fuzzboundary'
     const variants = [
-      `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="x.png"\r\nContent-Type: image/png\r\n\r\nnot a png\r\n--${boundary}--\r\n`,
+      `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="x.png"\r\n` +
+        `Content-Type: image/png\r\n\r\nnot a png\r\n--${boundary}--\r\n`,
       `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\n${'x'.repeat(2000)}`, // truncated
       `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="a.jpg"\r\n\r\n\xff\xd8\xff`, // truncated file
       `garbage without boundary`,
       `--${boundary}\r\nContent-Disposition: form-data; name="${'n'.repeat(300)}"\r\n\r\nv\r\n--${boundary}--\r\n`
     ]
-    return { payload: Buffer.from(variants[Math.floor(rnd() * variants.length)] ?? '', 'latin1'), contentType: `multipart/form-data; boundary=${boundary}` }
+    return {
+      payload: Buffer.from(variants[Math.floor(rnd() * variants.length)] ?? '', 'latin1'),
+      contentType: `multipart/form-data; boundary=${boundary}`
+    }
   }
   if (roll < 0.5) return { payload: JSON.stringify(objectFor(jsonSchema ?? { properties: {} }, rnd)), contentType: 'application/json' }
   if (roll < 0.6) return { payload: JSON.stringify(sample(fc.jsonValue({ maxDepth: 3 }), rnd)), contentType: 'application/json' }
-  if (roll < 0.68) return { payload: sample(fc.constantFrom('{"a":', '{', '[1,2', 'nul', '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{"x":1}}}', '\u0000', '"'), rnd), contentType: 'application/json' }
+  if (roll < 0.68)
+    return {
+      payload: sample(
+        fc.constantFrom(
+          '{"a":',
+          '{',
+          '[1,2',
+          'nul',
+          '{"__proto__":{"admin":true}}',
+          '{"constructor":{"prototype":{"x":1}}}',
+          '\u0000',
+          '"'
+        ),
+        rnd
+      ),
+      contentType: 'application/json'
+    }
   if (roll < 0.74) return { payload: '', contentType: 'application/json' }
-  if (roll < 0.8) return { payload: sample(weirdString, rnd), contentType: sample(fc.constantFrom('text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'application/octet-stream'), rnd) }
+  if (roll < 0.8)
+    return {
+      payload: sample(weirdString, rnd),
+      contentType: sample(
+        fc.constantFrom('text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'application/octet-stream'),
+        rnd
+      )
+    }
   if (roll < 0.84) return { payload: JSON.stringify({ big: 'x'.repeat(1024 * 1024 + 10) }), contentType: 'application/json' }
   if (roll < 0.88) return { payload: JSON.stringify(deepNest(500)), contentType: 'application/json' }
   return {}
@@ -159,7 +230,17 @@ async function headersFor(options: FuzzOptions, rnd: () => number): Promise<Reco
   const roll = rnd()
   if (roll < 0.75) return { ...(await options.authHeaders()) }
   if (roll < 0.85) return {}
-  const garbage = sample(fc.constantFrom('Bearer', 'Bearer ', 'Bearer x.y.z', 'Basic Zm9vOmJhcg==', 'Bearer eyJhbGciOiJub25lIn0.eyJlbWFpbCI6ImFAYi5jIn0.', 'a b c d'), rnd)
+  const garbage = sample(
+    fc.constantFrom(
+      'Bearer',
+      'Bearer ',
+      'Bearer x.y.z',
+      'Basic Zm9vOmJhcg==',
+      'Bearer eyJhbGciOiJub25lIn0.eyJlbWFpbCI6ImFAYi5jIn0.',
+      'a b c d'
+    ),
+    rnd
+  )
   return { authorization: garbage, 'x-ce-key': garbage }
 }
 
@@ -174,7 +255,8 @@ export async function fuzzService(options: FuzzOptions): Promise<FuzzReport> {
   const runs = options.runsPerOperation ?? Number(process.env.FUZZ_RUNS ?? 40)
   const report: FuzzReport = { requests: 0, byStatus: {} }
   const operations = Object.entries(doc.paths ?? {}).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, operation]) => ({ path, method: method.toUpperCase(), operation })))
+    Object.entries(methods).map(([method, operation]) => ({ path, method: method.toUpperCase(), operation }))
+  )
   assert.ok(operations.length > 0, 'the OpenAPI document lists no operations')
 
   for (const { path, method, operation } of operations) {
@@ -186,15 +268,26 @@ export async function fuzzService(options: FuzzOptions): Promise<FuzzReport> {
       if (body.contentType) headers['content-type'] = body.contentType
       const write = WRITE_METHODS.has(method)
       const before = write ? await snapshotTables(options.database, options.tablePrefix) : ''
-      const response = await options.app.inject({ method: method as 'GET', url, headers, ...(body.payload !== undefined ? { payload: body.payload } : {}) })
+      const response = await options.app.inject({
+        method: method as 'GET',
+        url,
+        headers,
+        ...(body.payload !== undefined ? { payload: body.payload } : {})
+      })
       report.requests++
       report.byStatus[response.statusCode] = (report.byStatus[response.statusCode] ?? 0) + 1
       const sent = body.payload === undefined ? '' : ` body ${JSON.stringify(String(body.payload).slice(0, 300))}`
-      const where = `${method} ${url.slice(0, 200)} (${headers['content-type'] ?? 'no body'})${sent} → ${response.statusCode} ${response.body.slice(0, 300)}`
+      const where =
+        `${method} ${url.slice(0, 200)} (${headers['content-type'] ?? 'no body'})${sent} → ` +
+        `${response.statusCode} ${response.body.slice(0, 300)}`
       assert.ok(response.statusCode < 500, `server error: ${where}`)
       if (response.statusCode >= 400) {
         let parsed: unknown
-        try { parsed = JSON.parse(response.body) } catch { assert.fail(`error body is not JSON: ${where}`) }
+        try {
+          parsed = JSON.parse(response.body)
+        } catch {
+          assert.fail(`error body is not JSON: ${where}`)
+        }
         assert.ok(options.isErrorBody(parsed, response.statusCode), `error body has the wrong shape: ${where}`)
         if (write) {
           const after = await snapshotTables(options.database, options.tablePrefix)

@@ -7,7 +7,10 @@ export interface TestIdentityProvider {
   audience: string
   jwksUrl: string
   /** Signs an RS256 token; `claims` and `options` override the defaults per test. */
-  mint(claims?: Record<string, unknown>, options?: { expiresIn?: number; issuer?: string; audience?: string; key?: 'good' | 'rogue'; kid?: string }): Promise<string>
+  mint(
+    claims?: Record<string, unknown>,
+    options?: { expiresIn?: number; issuer?: string; audience?: string; key?: 'good' | 'rogue'; kid?: string }
+  ): Promise<string>
   close(): Promise<void>
 }
 
@@ -24,7 +27,9 @@ export async function startTestIdentityProvider(audience = 'https://quartet.test
     if (req.url === '/.well-known/jwks.json') {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] }))
     } else if (req.url === '/.well-known/openid-configuration') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ issuer: `${base}/`, jwks_uri: `${base}/.well-known/jwks.json` }))
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ issuer: `${base}/`, jwks_uri: `${base}/.well-known/jwks.json` }))
     } else {
       res.writeHead(404).end()
     }
@@ -47,9 +52,10 @@ export async function startTestIdentityProvider(audience = 'https://quartet.test
         .setExpirationTime(now + (options.expiresIn ?? 3600))
         .sign(key)
     },
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve())
-      server.closeAllConnections()
-    })
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      })
   }
 }

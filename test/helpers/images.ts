@@ -41,5 +41,10 @@ export function makePng(rgb: [number, number, number] = [40, 120, 200], size = 3
 
 /** Bytes that start like a JPEG (SOI + APP0) and end with EOI: enough for the magic-byte check. */
 export function makeJpeg(): Buffer {
-  return Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0'), randomBytes(64), Buffer.from([0xff, 0xd9])])
+  return Buffer.concat([
+    Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
+    Buffer.from('JFIF\0'),
+    randomBytes(64),
+    Buffer.from([0xff, 0xd9])
+  ])
 }

@@ -37,6 +37,10 @@ export async function injectJson(app: App, request: InjectJsonRequest): Promise<
 /** The response of any `app.inject` call (multipart forms, raw payloads) in the same shape. */
 export function injectedResponse(response: { statusCode: number; body: string; headers: Record<string, unknown> }): InjectedResponse {
   let json: unknown
-  try { json = response.body ? JSON.parse(response.body) : undefined } catch { json = undefined }
+  try {
+    json = response.body ? JSON.parse(response.body) : undefined
+  } catch {
+    json = undefined
+  }
   return { status: response.statusCode, json, body: response.body, headers: response.headers }
 }

@@ -6,7 +6,11 @@ import { createTestDatabase, type TestDatabase } from './db.js'
 import { buildService, testConfig } from './config.js'
 import { injectJson } from './inject.js'
 
-export interface MpResponse { status: number; json: any; body: string }
+export interface MpResponse {
+  status: number
+  json: any
+  body: string
+}
 
 export interface MarketplaceHarness {
   app: App
@@ -45,7 +49,15 @@ export async function startMarketplace(env: Record<string, string> = {}): Promis
 
 /** A product body with sensible defaults. */
 export function product(reference: string, extra: Record<string, unknown> = {}) {
-  return { MerchantProductReference: reference, Name: `Product ${reference}`, Ean: '8712345678906', Price: 19.99, Stock: 10, VatRate: 21, ...extra }
+  return {
+    MerchantProductReference: reference,
+    Name: `Product ${reference}`,
+    Ean: '8712345678906',
+    Price: 19.99,
+    Stock: 10,
+    VatRate: 21,
+    ...extra
+  }
 }
 
 /** A CreateOrderViewModel for the given lines ([merchant product reference, quantity, unit price]). */
@@ -56,9 +68,30 @@ export function orderBody(channelReference: string, lines: [string, number, numb
     CurrencyCode: 'EUR',
     OrderDate: '2024-05-01T10:00:00Z',
     ShippingCostsInclVat: 4.95,
-    BillingAddress: { FirstName: 'Ann', LastName: 'Buyer', StreetName: 'Main', HouseNr: '1', ZipCode: '1000AA', City: 'Amsterdam', CountryIso: 'NL' },
-    ShippingAddress: { FirstName: 'Ann', LastName: 'Buyer', StreetName: 'Main', HouseNr: '1', ZipCode: '1000AA', City: 'Amsterdam', CountryIso: 'NL' },
-    Lines: lines.map(([ref, quantity, price], i) => ({ ChannelReference: `${channelReference}-L${i + 1}`, MerchantProductReference: ref, Quantity: quantity, UnitPriceInclVat: price })),
+    BillingAddress: {
+      FirstName: 'Ann',
+      LastName: 'Buyer',
+      StreetName: 'Main',
+      HouseNr: '1',
+      ZipCode: '1000AA',
+      City: 'Amsterdam',
+      CountryIso: 'NL'
+    },
+    ShippingAddress: {
+      FirstName: 'Ann',
+      LastName: 'Buyer',
+      StreetName: 'Main',
+      HouseNr: '1',
+      ZipCode: '1000AA',
+      City: 'Amsterdam',
+      CountryIso: 'NL'
+    },
+    Lines: lines.map(([ref, quantity, price], i) => ({
+      ChannelReference: `${channelReference}-L${i + 1}`,
+      MerchantProductReference: ref,
+      Quantity: quantity,
+      UnitPriceInclVat: price
+    })),
     ...extra
   }
 }
@@ -68,6 +101,14 @@ export function isErrorEnvelope(body: unknown, status: number): boolean {
   const b = body as Record<string, unknown> | null
   if (!b || typeof b !== 'object') return false
   const errors = b.ValidationErrors as Record<string, unknown> | null
-  return b.StatusCode === status && b.Success === false && typeof b.Message === 'string' && (b.Message as string).length > 0 &&
-    b.Content === null && !!errors && typeof errors === 'object' && Object.values(errors).every((v) => Array.isArray(v) && v.every((m) => typeof m === 'string'))
+  return (
+    b.StatusCode === status &&
+    b.Success === false &&
+    typeof b.Message === 'string' &&
+    (b.Message as string).length > 0 &&
+    b.Content === null &&
+    !!errors &&
+    typeof errors === 'object' &&
+    Object.values(errors).every((v) => Array.isArray(v) && v.every((m) => typeof m === 'string'))
+  )
 }

@@ -57,7 +57,12 @@ export interface OrchestratorHarness {
   /** The bearer token the server resolved (minted into the project on loopback). */
   token: string
   /** Authenticated inject (token unless `headers.authorization` is given). */
-  call(method: string, url: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; json: any; body: string; headers: Record<string, unknown> }>
+  call(
+    method: string,
+    url: string,
+    body?: unknown,
+    headers?: Record<string, string>
+  ): Promise<{ status: number; json: any; body: string; headers: Record<string, unknown> }>
   /** Listens on a loopback port; resolves the base URL. */
   listen(): Promise<string>
 }
@@ -67,19 +72,34 @@ export interface OrchestratorHarness {
  * database is one a separate process can open too (a SQLite file in the data dir, or a
  * PostgreSQL schema named in DATABASE_URL), because jobs run as detached processes.
  */
-export async function startOrchestrator(options: { project?: TempProject; env?: Record<string, string>; git?: boolean; config?: unknown; directives?: string } = {}): Promise<OrchestratorHarness> {
-  const project = options.project ?? createTempProject({ ...(options.git !== undefined ? { git: options.git } : {}), config: options.config, ...(options.directives !== undefined ? { directives: options.directives } : {}) })
+export async function startOrchestrator(
+  options: { project?: TempProject; env?: Record<string, string>; git?: boolean; config?: unknown; directives?: string } = {}
+): Promise<OrchestratorHarness> {
+  const project =
+    options.project ??
+    createTempProject({
+      ...(options.git !== undefined ? { git: options.git } : {}),
+      config: options.config,
+      ...(options.directives !== undefined ? { directives: options.directives } : {})
+    })
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-orch-data-'))
   const pg = await isolatedDatabaseEnv('orch')
-  const config = loadConfig({
-    QUARTET_DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    QUARTET_PROJECT: project.root,
-    ...(pg.DATABASE_URL ? { DATABASE_URL: pg.DATABASE_URL } : {}),
-    ...options.env
-  }, {}, configFragments())
+  const config = loadConfig(
+    {
+      QUARTET_DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      QUARTET_PROJECT: project.root,
+      ...(pg.DATABASE_URL ? { DATABASE_URL: pg.DATABASE_URL } : {}),
+      ...options.env
+    },
+    {},
+    configFragments()
+  )
   // The schema name lets table snapshots read this test's tables only (not every schema on the server).
-  const database = Object.assign(await openDatabase({ url: config.databaseUrl, sqlitePath: path.join(dataDir, 'quartet.db'), poolSize: 4 }), { schema: pg.schema })
+  const database = Object.assign(
+    await openDatabase({ url: config.databaseUrl, sqlitePath: path.join(dataDir, 'quartet.db'), poolSize: 4 }),
+    { schema: pg.schema }
+  )
   await migrateToLatest(database.db, allMigrationSets())
   const { app, release } = await buildService(orchestratorService, config, database)
   await app.ready()
@@ -110,7 +130,11 @@ export async function startOrchestrator(options: { project?: TempProject; env?: 
         ...(body !== undefined ? { payload: JSON.stringify(body) } : {})
       })
       let json: unknown
-      try { json = response.body ? JSON.parse(response.body) : undefined } catch { json = undefined }
+      try {
+        json = response.body ? JSON.parse(response.body) : undefined
+      } catch {
+        json = undefined
+      }
       return { status: response.statusCode, json, body: response.body, headers: response.headers }
     },
     async listen() {

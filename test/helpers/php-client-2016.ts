@@ -21,50 +21,135 @@ import { injectedResponse, type InjectedResponse } from './inject.js'
  */
 
 type Field =
-  | 'string' | 'int' | 'double' | 'bool' | 'DateTime' | 'map' | 'string[]'
-  | { enum: readonly string[] } | { model: string } | { list: string }
-interface FieldSpec { type: Field; required?: boolean }
+  | 'string'
+  | 'int'
+  | 'double'
+  | 'bool'
+  | 'DateTime'
+  | 'map'
+  | 'string[]'
+  | { enum: readonly string[] }
+  | { model: string }
+  | { list: string }
+interface FieldSpec {
+  type: Field
+  required?: boolean
+}
 export type ModelSpec = Record<string, FieldSpec>
 
 const f = (type: Field, required = false): FieldSpec => ({ type, required })
-const REASONS = ['PRODUCT_DEFECT', 'PRODUCT_UNSATISFACTORY', 'REFUSED', 'REFUSED_DAMAGED', 'WRONG_ADDRESS', 'NOT_COLLECTED', 'OTHER'] as const
+const REASONS = [
+  'PRODUCT_DEFECT',
+  'PRODUCT_UNSATISFACTORY',
+  'REFUSED',
+  'REFUSED_DAMAGED',
+  'WRONG_ADDRESS',
+  'NOT_COLLECTED',
+  'OTHER'
+] as const
 const VAT_RATE_TYPES = ['STANDARD', 'REDUCED', 'SUPER_REDUCED'] as const
 
 const productFields: ModelSpec = {
-  MappedFields: f('map'), Name: f('string'), Description: f('string'), Brand: f('string'), Size: f('string'), Color: f('string'),
-  Ean: f('string'), ManufacturerProductNumber: f('string'), Stock: f('int'), Price: f('double'), MSRP: f('double'),
-  PurchasePrice: f('double'), VatRateType: f({ enum: VAT_RATE_TYPES }), ShippingCost: f('double'), ShippingTime: f('string'),
-  Url: f('string'), ImageUrl: f('string'), CategoryTrail: f('string'), ExtraData: f({ list: 'ExtraDataItem' })
+  MappedFields: f('map'),
+  Name: f('string'),
+  Description: f('string'),
+  Brand: f('string'),
+  Size: f('string'),
+  Color: f('string'),
+  Ean: f('string'),
+  ManufacturerProductNumber: f('string'),
+  Stock: f('int'),
+  Price: f('double'),
+  MSRP: f('double'),
+  PurchasePrice: f('double'),
+  VatRateType: f({ enum: VAT_RATE_TYPES }),
+  ShippingCost: f('double'),
+  ShippingTime: f('string'),
+  Url: f('string'),
+  ImageUrl: f('string'),
+  CategoryTrail: f('string'),
+  ExtraData: f({ list: 'ExtraDataItem' })
 }
 const returnFields: ModelSpec = {
-  Reason: f({ enum: REASONS }), CustomerComment: f('string'), MerchantComment: f('string'), RefundInclVat: f('double'), RefundExclVat: f('double')
+  Reason: f({ enum: REASONS }),
+  CustomerComment: f('string'),
+  MerchantComment: f('string'),
+  RefundInclVat: f('double'),
+  RefundExclVat: f('double')
 }
 
 /** Response models: wire name → type and required flag, from each lib/Model/<name>.php. */
 export const MODELS: Record<string, ModelSpec> = {
   ApiResponse: { StatusCode: f('int'), Success: f('bool'), Message: f('string'), ValidationErrors: f('map') },
-  BackOrder: { MerchantBackorderReference: f('string', true), MerchantOrderReference: f('string', true), ChannelOrderReference: f('string'), Lines: f({ list: 'BackOrderLine' }, true) },
+  BackOrder: {
+    MerchantBackorderReference: f('string', true),
+    MerchantOrderReference: f('string', true),
+    ChannelOrderReference: f('string'),
+    Lines: f({ list: 'BackOrderLine' }, true)
+  },
   BackOrderLine: { MerchantOrderLineReference: f('string', true), Quantity: f('int', true) },
   MerchantOrderResponse: {
-    Id: f('int'), ChannelName: f('string'), CanShipPartialOrderLines: f('bool'), Lines: f({ list: 'MerchantOrderLineResponse' }),
-    Phone: f('string'), Email: f('string', true), CompanyRegistrationNo: f('string'), VatNo: f('string'), PaymentMethod: f('string', true),
-    ShippingCostsInclVat: f('double', true), CurrencyCode: f('string', true), OrderDate: f('DateTime', true), ChannelCustomerReference: f('string'),
-    BillingAddress: f({ model: 'EntitiesAddressModels' }, true), ShippingAddress: f({ model: 'EntitiesAddressModels' }, true), ExtraData: f('map')
+    Id: f('int'),
+    ChannelName: f('string'),
+    CanShipPartialOrderLines: f('bool'),
+    Lines: f({ list: 'MerchantOrderLineResponse' }),
+    Phone: f('string'),
+    Email: f('string', true),
+    CompanyRegistrationNo: f('string'),
+    VatNo: f('string'),
+    PaymentMethod: f('string', true),
+    ShippingCostsInclVat: f('double', true),
+    CurrencyCode: f('string', true),
+    OrderDate: f('DateTime', true),
+    ChannelCustomerReference: f('string'),
+    BillingAddress: f({ model: 'EntitiesAddressModels' }, true),
+    ShippingAddress: f({ model: 'EntitiesAddressModels' }, true),
+    ExtraData: f('map')
   },
-  MerchantOrderLineResponse: { MerchantProductReference: f('string', true), Quantity: f('int', true), UnitPriceInclVat: f('double', true), FeeFixed: f('double'), FeeRate: f('double') },
+  MerchantOrderLineResponse: {
+    MerchantProductReference: f('string', true),
+    Quantity: f('int', true),
+    UnitPriceInclVat: f('double', true),
+    FeeFixed: f('double'),
+    FeeRate: f('double')
+  },
   EntitiesAddressModels: {
-    Gender: f({ enum: ['MALE', 'FEMALE', 'NOT_APPLICABLE'] }), CompanyName: f('string'), FirstName: f('string'), LastName: f('string'), StreetName: f('string'),
-    HouseNr: f('string'), HouseNrAddition: f('string'), ZipCode: f('string'), City: f('string'), Region: f('string'), CountryIso: f('string'), Original: f('string')
+    Gender: f({ enum: ['MALE', 'FEMALE', 'NOT_APPLICABLE'] }),
+    CompanyName: f('string'),
+    FirstName: f('string'),
+    LastName: f('string'),
+    StreetName: f('string'),
+    HouseNr: f('string'),
+    HouseNrAddition: f('string'),
+    ZipCode: f('string'),
+    City: f('string'),
+    Region: f('string'),
+    CountryIso: f('string'),
+    Original: f('string')
   },
-  ChannelShipmentResponse: { ChannelOrderReference: f('string', true), Lines: f({ list: 'ChannelProductLine' }, true), TrackTraceNo: f('string'), TrackTraceUrl: f('string'), Method: f('string') },
-  ChannelCancellationResponse: { ChannelOrderReference: f('string', true), Lines: f({ list: 'ChannelProductLine' }, true), Reason: f('string') },
+  ChannelShipmentResponse: {
+    ChannelOrderReference: f('string', true),
+    Lines: f({ list: 'ChannelProductLine' }, true),
+    TrackTraceNo: f('string'),
+    TrackTraceUrl: f('string'),
+    Method: f('string')
+  },
+  ChannelCancellationResponse: {
+    ChannelOrderReference: f('string', true),
+    Lines: f({ list: 'ChannelProductLine' }, true),
+    Reason: f('string')
+  },
   // ChannelShipmentLineResponse, ChannelCancellationLineResponse and ChannelReturnLineResponse share these two fields.
   ChannelProductLine: { ChannelProductReference: f('string', true), Quantity: f('int', true) },
   MerchantReturnResponse: { MerchantOrderReference: f('string'), Lines: f({ list: 'MerchantReturnLineResponse' }), ...returnFields },
   MerchantReturnLineResponse: { MerchantProductReference: f('string'), Quantity: f('int', true) },
   ChannelReturnResponse: { ChannelOrderReference: f('string', true), Lines: f({ list: 'ChannelProductLine' }, true), ...returnFields },
   ChannelOfferResponse: { ChannelProductReference: f('string'), Price: f('double'), Stock: f('int') },
-  ChannelProductChangesResponse: { ToBeCreated: f({ list: 'ChannelProductResponse' }), ToBeUpdated: f({ list: 'ChannelProductResponse' }), ToBeRemoved: f('string[]') },
+  ChannelProductChangesResponse: {
+    ToBeCreated: f({ list: 'ChannelProductResponse' }),
+    ToBeUpdated: f({ list: 'ChannelProductResponse' }),
+    ToBeRemoved: f('string[]')
+  },
   ChannelProductResponse: { Id: f('int', true), ParentChannelReference: f('string'), ...productFields },
   MerchantProductResponse: { IsActive: f('bool'), ...productFields },
   ExtraDataItem: { Key: f('string'), Value: f('string'), Type: f({ enum: ['TEXT', 'NUMBER', 'URL', 'IMAGEURL'] }), IsPublic: f('bool') },
@@ -79,13 +164,20 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 
 function checkValue(type: Field, value: unknown, path: string, problems: string[]): void {
   if (typeof type === 'string') {
-    const ok = type === 'string' ? typeof value === 'string'
-      : type === 'int' ? Number.isInteger(value)
-        : type === 'double' ? typeof value === 'number'
-          : type === 'bool' ? typeof value === 'boolean'
-            : type === 'DateTime' ? typeof value === 'string' && !Number.isNaN(Date.parse(value))
-              : type === 'map' ? isObject(value)
-                : Array.isArray(value) && value.every((v) => typeof v === 'string')
+    const ok =
+      type === 'string'
+        ? typeof value === 'string'
+        : type === 'int'
+          ? Number.isInteger(value)
+          : type === 'double'
+            ? typeof value === 'number'
+            : type === 'bool'
+              ? typeof value === 'boolean'
+              : type === 'DateTime'
+                ? typeof value === 'string' && !Number.isNaN(Date.parse(value))
+                : type === 'map'
+                  ? isObject(value)
+                  : Array.isArray(value) && value.every((v) => typeof v === 'string')
     if (!ok) problems.push(`${path}: ${JSON.stringify(value)} is not ${type}`)
   } else if ('enum' in type) {
     if (!type.enum.includes(value as string)) problems.push(`${path}: ${JSON.stringify(value)} is not one of ${type.enum.join(', ')}`)
@@ -101,7 +193,10 @@ function checkValue(type: Field, value: unknown, path: string, problems: string[
 function checkModel(name: string, value: unknown, path: string, problems: string[]): void {
   const spec = MODELS[name]
   if (!spec) throw new Error(`no model ${name}`)
-  if (!isObject(value)) { problems.push(`${path}: not a ${name} object`); return }
+  if (!isObject(value)) {
+    problems.push(`${path}: not a ${name} object`)
+    return
+  }
   for (const [field, { type, required }] of Object.entries(spec)) {
     const v = value[field]
     if (v === undefined || v === null) {
@@ -130,12 +225,25 @@ export function clientProblems(response: InjectedResponse, type: ResponseType): 
 
 /** sanitizeForSerialization + json_encode: nulls dropped from models, "/" escaped. */
 export function phpJson(body: unknown): string {
-  const drop = (v: unknown): unknown => Array.isArray(v) ? v.map(drop)
-    : isObject(v) ? Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null && x !== undefined).map(([k, x]) => [k, drop(x)])) : v
+  const drop = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(drop)
+      : isObject(v)
+        ? Object.fromEntries(
+            Object.entries(v)
+              .filter(([, x]) => x !== null && x !== undefined)
+              .map(([k, x]) => [k, drop(x)])
+          )
+        : v
   return JSON.stringify(drop(body)).replace(/\//g, '\\/')
 }
 
-export interface ClientCall { method: 'GET' | 'POST' | 'DELETE'; path: string; query?: Record<string, string>; body?: unknown }
+export interface ClientCall {
+  method: 'GET' | 'POST' | 'DELETE'
+  path: string
+  query?: Record<string, string>
+  body?: unknown
+}
 
 /** One request exactly as ApiClient::callApi sends it; the key goes in the `apikey` query parameter (the README's scheme). */
 export async function callAsClient(app: App, key: string, call: ClientCall): Promise<InjectedResponse> {
@@ -145,7 +253,9 @@ export async function callAsClient(app: App, key: string, call: ClientCall): Pro
   // is another change (the core's empty-JSON-body handling), so this emulation leaves the header out for now.
   if (call.method !== 'DELETE') headers['content-type'] = 'application/json'
   const response = await app.inject({
-    method: call.method, url: `/v2${call.path}?${query}`, headers,
+    method: call.method,
+    url: `/v2${call.path}?${query}`,
+    headers,
     ...(call.body === undefined ? {} : { payload: phpJson(call.body) })
   })
   return injectedResponse(response)

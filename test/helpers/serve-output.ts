@@ -18,8 +18,15 @@ export async function serveSandbox(prefix: string) {
   return {
     env: {
       QUARTET_DATA_DIR: dataDir,
-      ORCHESTRATOR_PORT: '0', TRIPS_PORT: '0', FEED_PORT: '0', FEED_CLIENT_PORT: '0', MARKETPLACE_PORT: '0',
-      PORT: undefined, JWT_SECRET: undefined, MONGODB_URI: undefined, QUARTET_API_TOKEN: undefined,
+      ORCHESTRATOR_PORT: '0',
+      TRIPS_PORT: '0',
+      FEED_PORT: '0',
+      FEED_CLIENT_PORT: '0',
+      MARKETPLACE_PORT: '0',
+      PORT: undefined,
+      JWT_SECRET: undefined,
+      MONGODB_URI: undefined,
+      QUARTET_API_TOKEN: undefined,
       DATABASE_URL: database.DATABASE_URL
     },
     /** `serve [services…]`, the orchestrator serving the data dir as its project. */
@@ -52,10 +59,16 @@ export async function stopAndCheck(cli: RunningCli): Promise<void> {
 export function collect(command: string, args: string[], env: Record<string, string | undefined>) {
   const child = spawn(command, args, { cwd: root, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['pipe', 'pipe', 'pipe'] })
   let text = ''
-  child.stdout.on('data', (d: Buffer) => { text += d.toString() })
-  child.stderr.on('data', (d: Buffer) => { text += d.toString() })
+  child.stdout.on('data', (d: Buffer) => {
+    text += d.toString()
+  })
+  child.stderr.on('data', (d: Buffer) => {
+    text += d.toString()
+  })
   const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
-  after(() => { if (child.exitCode === null) child.kill('SIGKILL') })
+  after(() => {
+    if (child.exitCode === null) child.kill('SIGKILL')
+  })
   // A terminal ends lines with \r\n.
   const lines = () => text.replace(/\r\n/g, '\n')
   return {

@@ -13,6 +13,12 @@ export const EMPTY_JSON_VARIANTS: Record<string, string>[] = [
   { 'content-type': 'application/json', 'content-length': '0' }
 ]
 
-export async function injectEmptyJson(app: App, method: 'GET' | 'DELETE' | 'POST', url: string, variant: Record<string, string>, headers: Record<string, string> = {}): Promise<InjectedResponse> {
+export async function injectEmptyJson(
+  app: App,
+  method: 'GET' | 'DELETE' | 'POST',
+  url: string,
+  variant: Record<string, string>,
+  headers: Record<string, string> = {}
+): Promise<InjectedResponse> {
   return injectedResponse(await app.inject({ method, url, headers: { ...headers, ...variant } }))
 }

@@ -27,7 +27,9 @@ export async function startProxy(target: { host: string; port: number }) {
   }
   await listen()
   return {
-    get port() { return port },
+    get port() {
+      return port
+    },
     async cut() {
       if (!server?.listening) return
       const closing = new Promise<void>((resolve) => server?.close(() => resolve()))

@@ -23,7 +23,10 @@ export function registerTokenAlias(program: Command): void {
     .argument('[options...]')
     .action(async (service: string, rest: string[]) => {
       if (!withTokens.includes(service)) {
-        process.stderr.write(`No development tokens for ${JSON.stringify(service)}: only ${withTokens.join(', ')} uses them. The feed issues tokens at POST /auth/login; the marketplace uses API keys (quartet marketplace keys).\n`)
+        process.stderr.write(
+          `No development tokens for ${JSON.stringify(service)}: only ${withTokens.join(', ')} uses them. ` +
+            'The feed issues tokens at POST /auth/login; the marketplace uses API keys (quartet marketplace keys).\n'
+        )
         process.exit(2)
       }
       await program.parseAsync([service, 'token', ...rest], { from: 'user' })

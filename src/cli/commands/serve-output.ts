@@ -40,13 +40,20 @@ export function serveOutput(format: LogFormat, logger: Logger): ServeOutput {
 }
 
 export function diagnostics(format: LogFormat): Diagnostics {
-  if (format === 'pretty') return { error: (message) => { process.stderr.write(`${message}\n`) } }
+  if (format === 'pretty')
+    return {
+      error: (message) => {
+        process.stderr.write(`${message}\n`)
+      }
+    }
   const log = stderrLogger()
   return { error: (message, fields = {}) => log.error(fields, message) }
 }
 
 function textOutput(): ServeOutput {
-  const write = (line: string) => { process.stdout.write(`${line}\n`) }
+  const write = (line: string) => {
+    process.stdout.write(`${line}\n`)
+  }
   const column = (name: string) => name.padEnd(12)
   return {
     notAvailable: (name) => write(`${column(name)} not available yet`),
@@ -76,9 +83,16 @@ function jsonOutput(logger: Logger): ServeOutput {
   return {
     notAvailable: (name) => log.warn({ service: name }, `${name} not available yet`),
     portIgnored: () => log.warn(PORT_IGNORED),
-    database: (db) => log.info(db.dialect === 'postgres' ? { database: 'postgres', from: 'DATABASE_URL' } : { database: 'sqlite', file: db.file }, 'database'),
+    database: (db) =>
+      log.info(
+        db.dialect === 'postgres' ? { database: 'postgres', from: 'DATABASE_URL' } : { database: 'sqlite', file: db.file },
+        'database'
+      ),
     listening(listener, notes = []) {
-      log.info({ service: listener.name, url: listener.url, port: listener.port, ...(listener.docs ? { docs: listener.docs } : {}) }, `${listener.name} listening at ${listener.url}`)
+      log.info(
+        { service: listener.name, url: listener.url, port: listener.port, ...(listener.docs ? { docs: listener.docs } : {}) },
+        `${listener.name} listening at ${listener.url}`
+      )
       for (const note of notes) {
         if (typeof note === 'string') log.info({ service: listener.name }, note.trim())
         else if ('command' in note) log.info({ service: listener.name, command: note.command }, note.hint)

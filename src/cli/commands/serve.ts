@@ -41,20 +41,27 @@ async function serve(names: string[], options: ServeOptions): Promise<void> {
   const errors = diagnostics(logFormatOf(process.stderr, options.logFormat ?? process.env.QUARTET_LOG_FORMAT))
   const unknown = names.filter((n) => !(SERVICE_NAMES as readonly string[]).includes(n))
   if (unknown.length > 0) {
-    errors.error(`Unknown service${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Known services: ${SERVICE_NAMES.join(', ')}`, { unknown, known: SERVICE_NAMES })
+    errors.error(`Unknown service${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Known services: ${SERVICE_NAMES.join(', ')}`, {
+      unknown,
+      known: SERVICE_NAMES
+    })
     process.exit(2)
   }
   const requested = (names.length > 0 ? [...new Set(names)] : [...SERVICE_NAMES]) as ServiceName[]
   // Only the services being started are configured (and held to their production rules).
-  const config = loadConfigOrExit({
-    QUARTET_DATA_DIR: options.dataDir,
-    HOST: options.host,
-    PORT: options.port,
-    LOG_LEVEL: options.logLevel,
-    QUARTET_LOG_FORMAT: options.logFormat,
-    QUARTET_PROJECT: options.project,
-    QUARTET_NO_TERMINAL: options.terminal === false ? '1' : undefined
-  }, configFragments(requested), (error) => errors.error(error.message, { problems: error.problems }))
+  const config = loadConfigOrExit(
+    {
+      QUARTET_DATA_DIR: options.dataDir,
+      HOST: options.host,
+      PORT: options.port,
+      LOG_LEVEL: options.logLevel,
+      QUARTET_LOG_FORMAT: options.logFormat,
+      QUARTET_PROJECT: options.project,
+      QUARTET_NO_TERMINAL: options.terminal === false ? '1' : undefined
+    },
+    configFragments(requested),
+    (error) => errors.error(error.message, { problems: error.problems })
+  )
 
   const format = logFormatOf(process.stdout, config.logFormat)
   const logger = createLogger(config.logLevel, { format })
@@ -115,7 +122,11 @@ async function serve(names: string[], options: ServeOptions): Promise<void> {
       await app.listen({ host: config.host, port })
     } catch (error) {
       await app.close().catch(() => undefined)
-      return fail(`${name}: cannot listen on ${config.host}:${port}: ${(error as Error).message}`, { service: name, host: config.host, port })
+      return fail(`${name}: cannot listen on ${config.host}:${port}: ${(error as Error).message}`, {
+        service: name,
+        host: config.host,
+        port
+      })
     }
     started.push({ name, app })
     const address = app.server.address()

@@ -32,7 +32,10 @@ export async function verifyPassword(password: string, stored: string): Promise<
   if (scheme !== 'scrypt' || !n || !r || !p || !saltText || !hashText) return false
   const expected = Buffer.from(hashText, 'base64url')
   const actual = await scrypt(password, Buffer.from(saltText, 'base64url'), expected.length, {
-    N: Number(n), r: Number(r), p: Number(p), maxmem: SCRYPT.maxmem
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: SCRYPT.maxmem
   })
   return actual.length === expected.length && timingSafeEqual(actual, expected)
 }

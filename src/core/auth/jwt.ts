@@ -47,9 +47,10 @@ export function createJwtVerifier(options: JwtVerifierOptions): JwtVerifier {
         cache.delete(token)
       }
       const getKey = options.key
-      const { payload } = typeof getKey === 'function'
-        ? await jwtVerify(token, getKey, verifyOptions(options, clock))
-        : await jwtVerify(token, getKey, verifyOptions(options, clock))
+      const { payload } =
+        typeof getKey === 'function'
+          ? await jwtVerify(token, getKey, verifyOptions(options, clock))
+          : await jwtVerify(token, getKey, verifyOptions(options, clock))
       checkLifetime(payload, nowSeconds, maxLifetime)
       cache.set(token, payload)
       return payload
@@ -70,8 +71,8 @@ function verifyOptions(options: JwtVerifierOptions, clock: () => Date) {
 
 function checkLifetime(payload: JWTPayload, nowSeconds: number, maxLifetime: number): void {
   const exp = payload.exp as number
-  const tooLong = (typeof payload.iat === 'number' && exp - payload.iat > maxLifetime) ||
-    exp - nowSeconds > maxLifetime + CLOCK_TOLERANCE_SECONDS
+  const tooLong =
+    (typeof payload.iat === 'number' && exp - payload.iat > maxLifetime) || exp - nowSeconds > maxLifetime + CLOCK_TOLERANCE_SECONDS
   if (tooLong) throw new errors.JWTClaimValidationFailed(`token lifetime exceeds ${maxLifetime} s`, payload, 'exp', 'check_failed')
 }
 

@@ -8,7 +8,10 @@ export const Port = (defaultPort: number, description: string) =>
 export function parseOrigins(raw: string): string[] | '*' {
   const trimmed = raw.trim()
   if (trimmed === '*') return '*'
-  return trimmed.split(',').map((o) => o.trim()).filter(Boolean)
+  return trimmed
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean)
 }
 
 /**
@@ -25,15 +28,24 @@ export const BaseEnvSchema = Type.Object({
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://', description: 'PostgreSQL instead of the embedded SQLite' })),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://', description: 'cross-instance events, Socket.IO adapter, rate limits' })),
   HOST: Type.String({ minLength: 1, default: '127.0.0.1', description: 'bind address of every service' }),
-  PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, description: 'port of the only service started (ignored when several start)' })),
+  PORT: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 65535, description: 'port of the only service started (ignored when several start)' })
+  ),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
     { default: 'info' }
   ),
-  QUARTET_LOG_FORMAT: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('pretty')], {
-    description: 'serve output: JSON lines, or the human banner and pretty logs (default: pretty only when stdout is a terminal)'
-  })),
-  QUARTET_SHUTDOWN_SECONDS: Type.Number({ minimum: 0, maximum: 3600, default: 10, description: 'how long a stop waits for requests, streams and running work' })
+  QUARTET_LOG_FORMAT: Type.Optional(
+    Type.Union([Type.Literal('json'), Type.Literal('pretty')], {
+      description: 'serve output: JSON lines, or the human banner and pretty logs (default: pretty only when stdout is a terminal)'
+    })
+  ),
+  QUARTET_SHUTDOWN_SECONDS: Type.Number({
+    minimum: 0,
+    maximum: 3600,
+    default: 10,
+    description: 'how long a stop waits for requests, streams and running work'
+  })
 })
 
 export type BaseEnv = Static<typeof BaseEnvSchema>

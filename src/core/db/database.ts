@@ -40,11 +40,14 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       connectionTimeoutMillis: 5_000,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {})
     })
-    // An unhandled 'error' (server restarted, connection cut) would crash the process — also from a client checked out, whose query fails anyway; pg drops the broken client and connects anew.
-    pool.on('error', () => {}).on('connect', (client) => {
-      client.on('error', () => {})
-      prepareMarkedStatements(client)
-    })
+    // An unhandled 'error' (server restarted, connection cut) would crash the process — also from a client checked out,
+    // whose query fails anyway; pg drops the broken client and connects anew.
+    pool
+      .on('error', () => {})
+      .on('connect', (client) => {
+        client.on('error', () => {})
+        prepareMarkedStatements(client)
+      })
     const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) })
     await sql`select 1`.execute(db)
     return { db, dialect: 'postgres', close: () => db.destroy() }

@@ -20,7 +20,10 @@ function withSchemaIntrospection(db: Kysely<any>, schema: string): Kysely<any> {
   const introspection: DatabaseIntrospector = {
     getSchemas: () => db.introspection.getSchemas(),
     async getTables() {
-      const rows = await sql<{ name: string; type: string }>`select table_name as name, table_type as type from information_schema.tables where table_schema = ${schema}`.execute(db)
+      const rows = await sql<{
+        name: string
+        type: string
+      }>`select table_name as name, table_type as type from information_schema.tables where table_schema = ${schema}`.execute(db)
       return rows.rows.map((row) => ({ name: row.name, schema, isView: row.type === 'VIEW', columns: [] }))
     },
     async getMetadata() {
@@ -48,9 +51,10 @@ export async function migrateToLatest(db: Kysely<any>, sets: MigrationSet[]): Pr
   }
   // On PostgreSQL, keep the bookkeeping tables in the current schema explicitly: Kysely otherwise
   // finds them in any schema on the server and skips creating them in ours.
-  const schema = dialectOf(db) === 'postgres'
-    ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
-    : undefined
+  const schema =
+    dialectOf(db) === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined
   const migrator = new Migrator({
     db: schema ? withSchemaIntrospection(db, schema) : db,
     ...(schema ? { migrationTableSchema: schema } : {}),

@@ -19,7 +19,8 @@ export function compileQuery<Args extends unknown[], Row>(
   const compiled = build(...(slots as unknown as Args)).compile()
   const positions = compiled.parameters.map((p) => (p instanceof Slot ? p.index : -1))
   for (let i = 0; i < arity; i++) {
-    if (!positions.includes(i)) throw new Error(`compileQuery: argument ${i} did not reach the compiled query (was it transformed inside build?)`)
+    if (!positions.includes(i))
+      throw new Error(`compileQuery: argument ${i} did not reach the compiled query (was it transformed inside build?)`)
   }
   const sqlText = compiled.sql
   const constants = compiled.parameters

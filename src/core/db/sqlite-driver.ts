@@ -84,7 +84,11 @@ function loadBetterSqlite3(): typeof BetterSqlite3 {
   try {
     return require('better-sqlite3') as typeof BetterSqlite3
   } catch (error) {
-    throw new Error(`the SQLite driver better-sqlite3 could not be loaded on Node ${process.versions.node} (run \`npm ci\` with this Node): ${(error as Error).message}`, { cause: error })
+    throw new Error(
+      `the SQLite driver better-sqlite3 could not be loaded on Node ${process.versions.node} (run \`npm ci\` with this Node): ` +
+        `${(error as Error).message}`,
+      { cause: error }
+    )
   }
 }
 
@@ -122,14 +126,20 @@ function loadNodeSqlite(): NodeSqliteModule {
   process.emitWarning = function (this: unknown, warning: string | Error, ...rest: unknown[]) {
     const message = typeof warning === 'string' ? warning : warning.message
     const option = rest[0]
-    const type = typeof option === 'string' ? option : (option as { type?: string } | undefined)?.type ?? (typeof warning === 'string' ? undefined : warning.name)
+    const type =
+      typeof option === 'string'
+        ? option
+        : ((option as { type?: string } | undefined)?.type ?? (typeof warning === 'string' ? undefined : warning.name))
     if (type === 'ExperimentalWarning' && message.includes('SQLite')) return
     return (emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest)
   } as typeof process.emitWarning
   try {
     nodeSqlite = require('node:sqlite') as NodeSqliteModule
   } catch (error) {
-    throw new Error(`node:sqlite is not available on Node ${process.versions.node} (it needs Node 22.16 or later): ${(error as Error).message}`, { cause: error })
+    throw new Error(
+      `node:sqlite is not available on Node ${process.versions.node} (it needs Node 22.16 or later): ${(error as Error).message}`,
+      { cause: error }
+    )
   } finally {
     process.emitWarning = emitWarning
   }
@@ -260,7 +270,8 @@ function toRow(columns: string[], values: unknown[]): Record<string, unknown> {
   for (let i = 0; i < columns.length; i++) {
     const value = values[i]
     // better-sqlite3 returns BLOBs as Buffers; node:sqlite as plain Uint8Arrays (same memory here).
-    row[columns[i] as string] = value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value
+    row[columns[i] as string] =
+      value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value
   }
   return row
 }

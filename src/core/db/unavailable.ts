@@ -27,7 +27,13 @@ const DRIVER_MESSAGES = [
  */
 export function isDependencyUnavailable(error: unknown, depth = 0): boolean {
   if (depth > 4 || typeof error !== 'object' || error === null) return false
-  const { code, name, message, cause, errors } = error as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown; errors?: unknown }
+  const { code, name, message, cause, errors } = error as {
+    code?: unknown
+    name?: unknown
+    message?: unknown
+    cause?: unknown
+    errors?: unknown
+  }
   if (typeof code === 'string' && (NETWORK_CODES.has(code) || PG_UNAVAILABLE.test(code) || SQLITE_BUSY.has(code))) return true
   if (name === 'MaxRetriesPerRequestError') return true
   if (typeof message === 'string' && DRIVER_MESSAGES.some((pattern) => pattern.test(message))) return true

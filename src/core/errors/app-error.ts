@@ -20,7 +20,12 @@ export class AppError extends Error {
   readonly details: ErrorDetail[] | undefined
   readonly headers: Record<string, string> | undefined
 
-  constructor(readonly code: string, readonly statusCode: number, message: string, options: AppErrorOptions = {}) {
+  constructor(
+    readonly code: string,
+    readonly statusCode: number,
+    message: string,
+    options: AppErrorOptions = {}
+  ) {
     super(message, { cause: options.cause })
     this.name = 'AppError'
     this.details = options.details

@@ -26,7 +26,9 @@ export function createLocalEventBus<E extends EventMap = EventMap>(): EventBus<E
     },
     subscribe(name, listener) {
       emitter.on(name, listener)
-      return () => { emitter.off(name, listener) }
+      return () => {
+        emitter.off(name, listener)
+      }
     },
     close() {
       emitter.removeAllListeners()

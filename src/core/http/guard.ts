@@ -17,7 +17,7 @@ export function createGuard<T>(name: string, resolve: (request: FastifyRequest) 
   type Holder = Partial<Record<typeof slot, { caller: T }>>
   return {
     async check(request) {
-      (request as Holder)[slot] = { caller: await resolve(request) }
+      ;(request as Holder)[slot] = { caller: await resolve(request) }
     },
     of(request) {
       const held = (request as Holder)[slot]

@@ -1,7 +1,21 @@
 /** Parameters that carry credentials (the marketplace's `apikey` / `X-CE-KEY`, tokens some clients append). */
 const SECRET_PARAMETERS = new Set([
-  'apikey', 'api_key', 'api-key', 'x-ce-key', 'key', 'token', 'access_token', 'id_token', 'refresh_token', 'jwt',
-  'auth', 'authorization', 'bearer', 'password', 'secret', 'client_secret'
+  'apikey',
+  'api_key',
+  'api-key',
+  'x-ce-key',
+  'key',
+  'token',
+  'access_token',
+  'id_token',
+  'refresh_token',
+  'jwt',
+  'auth',
+  'authorization',
+  'bearer',
+  'password',
+  'secret',
+  'client_secret'
 ])
 
 /**
@@ -65,7 +79,7 @@ function redactCredentialShapes(url: string): string {
   for (const match of decoded.join('').matchAll(CREDENTIAL_SHAPE)) {
     const start = rawStarts[match.index] as number
     const endIndex = match.index + match[0].length
-    const end = endIndex < rawStarts.length ? rawStarts[endIndex] as number : url.length
+    const end = endIndex < rawStarts.length ? (rawStarts[endIndex] as number) : url.length
     out += url.slice(copied, start) + REDACTED
     copied = end
   }

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions
+} from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { commonError } from '../errors/common.js'
 import { clientErrorHandler, createErrorHandler, defaultErrorFormatter, type ErrorFormatter } from './plugins/error-shape.js'
@@ -13,7 +20,10 @@ import { splitCoercionValidators } from './validation.js'
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>
 
 /** Fastify options a service may set itself (the rest are the platform's; timeouts are in `connections`). */
-export type ServerTuning = Pick<FastifyServerOptions, 'rewriteUrl' | 'requestTimeout' | 'connectionTimeout' | 'keepAliveTimeout' | 'maxRequestsPerSocket'>
+export type ServerTuning = Pick<
+  FastifyServerOptions,
+  'rewriteUrl' | 'requestTimeout' | 'connectionTimeout' | 'keepAliveTimeout' | 'maxRequestsPerSocket'
+>
 
 /**
  * How long a connection may take and how many one client may hold (milliseconds; 0 disables
@@ -25,7 +35,10 @@ export interface ConnectionLimits {
   requestTimeout?: number
   /** To receive the headers, also of a connection that sends nothing at all (default min(20 s, requestTimeout)). */
   headersTimeout?: number
-  /** An idle kept-alive connection stays open this long between requests (default 5 s; behind a load balancer, longer than its idle timeout). */
+  /**
+   * An idle kept-alive connection stays open this long between requests (default 5 s; behind a load balancer,
+   * longer than its idle timeout).
+   */
   keepAliveTimeout?: number
   /** No byte either way for this long destroys the socket (default 120 s): clients that stop reading. */
   connectionTimeout?: number
@@ -105,7 +118,11 @@ export function createServer(options: CreateServerOptions): App {
     schemaController: { compilersFactory: { buildValidator: splitCoercionValidators } },
     ...options.fastify,
     // Fastify's own defaults time nothing out (requestTimeout 0): a stalled body held its socket forever.
-    http: { requestTimeout: limits.requestTimeout, headersTimeout: limits.headersTimeout, connectionsCheckingInterval: limits.timeoutCheckInterval },
+    http: {
+      requestTimeout: limits.requestTimeout,
+      headersTimeout: limits.headersTimeout,
+      connectionsCheckingInterval: limits.timeoutCheckInterval
+    },
     requestTimeout: limits.requestTimeout,
     keepAliveTimeout: limits.keepAliveTimeout,
     connectionTimeout: limits.connectionTimeout
@@ -115,18 +132,22 @@ export function createServer(options: CreateServerOptions): App {
 
   app.setErrorHandler(handleError)
   const routes = trackRoutes(app)
-  const notFound = options.notFound ?? ((request: FastifyRequest, _reply: FastifyReply, allowed: string[]) => {
-    const path = redactUrl(rawPathOf(request.url))
-    // A CORS preflight that no CORS policy granted: the origin is refused, whatever the path.
-    const origin = request.headers.origin
-    if (request.method === 'OPTIONS' && origin !== undefined && request.headers['access-control-request-method'] !== undefined) {
-      throw commonError('FORBIDDEN', `Cross-origin requests from ${JSON.stringify(origin)} are not allowed.`)
-    }
-    if (allowed.length > 0) {
-      throw commonError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, { headers: { allow: allowed.join(', ') } })
-    }
-    throw commonError('ROUTE_NOT_FOUND', `No route for ${request.method} ${path}`)
-  })
+  const notFound =
+    options.notFound ??
+    ((request: FastifyRequest, _reply: FastifyReply, allowed: string[]) => {
+      const path = redactUrl(rawPathOf(request.url))
+      // A CORS preflight that no CORS policy granted: the origin is refused, whatever the path.
+      const origin = request.headers.origin
+      if (request.method === 'OPTIONS' && origin !== undefined && request.headers['access-control-request-method'] !== undefined) {
+        throw commonError('FORBIDDEN', `Cross-origin requests from ${JSON.stringify(origin)} are not allowed.`)
+      }
+      if (allowed.length > 0) {
+        throw commonError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, {
+          headers: { allow: allowed.join(', ') }
+        })
+      }
+      throw commonError('ROUTE_NOT_FOUND', `No route for ${request.method} ${path}`)
+    })
   app.setNotFoundHandler((request, reply) => notFound(request, reply, routes.allowedMethods(request.url)))
   return app
 }

@@ -69,7 +69,8 @@ function bodyValidator(strict: Validator, coercing: () => Validator): Validator 
     const marked = markOf(data)
     let chosen = strict
     if (marked === true) chosen = coercing()
-    else if (marked !== undefined && needsCoercion(strict.schema, data as Record<string, unknown>, marked)) coerceProperties(coercing(), data as Record<string, unknown>, marked)
+    else if (marked !== undefined && needsCoercion(strict.schema, data as Record<string, unknown>, marked))
+      coerceProperties(coercing(), data as Record<string, unknown>, marked)
     const valid = chosen(data, context)
     validate.errors = chosen.errors
     return valid

@@ -70,7 +70,14 @@ export async function buildFeedApp(deps: FeedAppDeps): Promise<App> {
   await openApiDocs(app, {
     name: 'feed',
     description: 'Sign-up, login and posts with images; live updates over Socket.IO (event "posts" on this port).',
-    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'token from POST /auth/login (Authorization: Bearer <token>)' } },
+    securitySchemes: {
+      bearer: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: 'token from POST /auth/login (Authorization: Bearer <token>)'
+      }
+    },
     tags: [{ name: 'auth' }, { name: 'feed' }, { name: 'images' }, { name: 'health' }]
   })
   health(app, { name: 'feed', check: databaseHealthCheck(deps.db) })

@@ -32,7 +32,12 @@ export function resolveJwtSecret(jwtSecret: string | undefined, dataDir: string)
 /** HS256 tokens with payload {email, userId}, signed and verified with one secret. */
 export function createFeedTokens(secret: string, clock: () => Date, maxLifetimeSeconds?: number): FeedTokens {
   const key = new TextEncoder().encode(secret)
-  const verifier: JwtVerifier = createJwtVerifier({ key, algorithms: ['HS256'], clock, ...(maxLifetimeSeconds ? { maxLifetimeSeconds } : {}) })
+  const verifier: JwtVerifier = createJwtVerifier({
+    key,
+    algorithms: ['HS256'],
+    clock,
+    ...(maxLifetimeSeconds ? { maxLifetimeSeconds } : {})
+  })
   return {
     sign({ email, userId }) {
       const issuedAt = Math.floor(clock().getTime() / 1000)

@@ -36,8 +36,12 @@ export function feedCommands(program: Command, runtime: CliRuntime): void {
       }
       const address = app.server.address()
       const port = typeof address === 'object' && address ? address.port : clientPort
-      process.stdout.write(`feed-client  http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}  (API ${api})\nready\n`)
-      const stop = () => { void app.close().then(() => process.exit(0)) }
+      process.stdout.write(
+        `feed-client  http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}  (API ${api})\nready\n`
+      )
+      const stop = () => {
+        void app.close().then(() => process.exit(0))
+      }
       process.once('SIGINT', stop)
       process.once('SIGTERM', stop)
     })
@@ -57,8 +61,13 @@ export function feedCommands(program: Command, runtime: CliRuntime): void {
         if (!socket.active) process.exit(1)
       })
       socket.on('disconnect', (reason: string) => process.stderr.write(`disconnected: ${reason}\n`))
-      socket.on('posts', (event: unknown) => { process.stdout.write(`${JSON.stringify(event)}\n`) })
-      const stop = () => { socket.close(); process.exit(0) }
+      socket.on('posts', (event: unknown) => {
+        process.stdout.write(`${JSON.stringify(event)}\n`)
+      })
+      const stop = () => {
+        socket.close()
+        process.exit(0)
+      }
       process.once('SIGINT', stop)
       process.once('SIGTERM', stop)
     })

@@ -14,7 +14,6 @@ export function feedClientBuilt(dir = feedClientDistDir()): boolean {
   return fs.existsSync(path.join(dir, 'index.html'))
 }
 
-
 export interface FeedClientServerOptions {
   /** Base URL of the feed API the browser talks to. */
   apiUrl: string
@@ -44,15 +43,19 @@ export async function buildFeedClientServer(options: FeedClientServerOptions): P
     reply.header('x-content-type-options', 'nosniff')
     reply.header('referrer-policy', 'no-referrer')
     reply.header('x-frame-options', 'DENY')
-    reply.header('content-security-policy',
+    reply.header(
+      'content-security-policy',
       `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: ${api.origin}; ` +
-      `connect-src 'self' ${api.origin} ${ws}; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`)
+        `connect-src 'self' ${api.origin} ${ws}; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`
+    )
     done(null, payload)
   })
 
   app.get('/config.js', (request, reply) => {
     const api = browserApiUrl(options.apiUrl, request).toString().replace(/\/$/, '')
-    return reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-store')
+    return reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', 'no-store')
       .send(`window.__FEED_API__ = ${JSON.stringify(api)};\n`)
   })
   app.get('/health', () => ({ status: 'ok', service: 'feed-client' }))

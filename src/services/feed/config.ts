@@ -14,10 +14,22 @@ export const feedConfig = defineConfigFragment({
     FEED_CORS_ORIGINS: Type.Optional(Type.String({ description: 'comma-separated origins, or *' })),
     FEED_SOCKET_ANONYMOUS: Type.Union([Type.Literal('0'), Type.Literal('1'), Type.Literal('true'), Type.Literal('false')], {
       default: '0',
-      description: '1 lets Socket.IO clients without a token receive live posts (the original course client sends none); default: a login token is required'
+      description:
+        '1 lets Socket.IO clients without a token receive live posts (the original course client sends none); ' +
+        'default: a login token is required'
     }),
-    FEED_REDIS_PREFIX: Type.String({ minLength: 1, maxLength: 100, default: 'quartet-feed', description: 'Redis channel prefix of the Socket.IO adapter (instances sharing it see each other)' }),
-    FEED_TOKEN_MAX_LIFETIME: Type.Integer({ minimum: 60, maximum: 30 * 86400, default: 86400, description: 'longest token lifetime accepted, in seconds (tokens are issued for 1 h; tokens without exp are refused)' }),
+    FEED_REDIS_PREFIX: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      default: 'quartet-feed',
+      description: 'Redis channel prefix of the Socket.IO adapter (instances sharing it see each other)'
+    }),
+    FEED_TOKEN_MAX_LIFETIME: Type.Integer({
+      minimum: 60,
+      maximum: 30 * 86400,
+      default: 86400,
+      description: 'longest token lifetime accepted, in seconds (tokens are issued for 1 h; tokens without exp are refused)'
+    }),
     FEED_IMAGE_MAX_BYTES: Type.Integer({ minimum: 1024, maximum: 100 * 1024 * 1024, default: 5 * 1024 * 1024 }),
     FEED_LOGIN_ACCOUNT_MAX_FAILURES: Limit(10, 'failed logins per e-mail address per window (0: no limit); a successful login clears them'),
     FEED_LOGIN_ACCOUNT_WINDOW: Window(900, 'window of FEED_LOGIN_ACCOUNT_MAX_FAILURES, in seconds'),

@@ -19,6 +19,8 @@ export function feedApiUrl(config: Pick<Config, 'host' | 'singlePort' | 'service
  */
 export function credentialCommand(apiUrl: string): string {
   const json = "-H 'content-type: application/json' -w '\\n'"
-  return `curl -sS --fail-with-body -X PUT ${apiUrl}/auth/signup ${json} -d '{"email":"you@example.com","name":"You","password":"secret1"}'; ` +
+  return (
+    `curl -sS --fail-with-body -X PUT ${apiUrl}/auth/signup ${json} -d '{"email":"you@example.com","name":"You","password":"secret1"}'; ` +
     `curl -sS --fail-with-body ${apiUrl}/auth/login ${json} -d '{"email":"you@example.com","password":"secret1"}'`
+  )
 }

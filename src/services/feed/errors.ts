@@ -43,7 +43,8 @@ const LOCATIONS: Record<string, string> = { body: 'body', querystring: 'query', 
 const SECRET_FIELDS = new Set(['password', 'authorization'])
 
 function valueAt(request: ErrorRequest, location: string, segments: string[]): unknown {
-  let value: unknown = location === 'body' ? request.body : location === 'query' ? request.query : location === 'params' ? request.params : request.headers
+  let value: unknown =
+    location === 'body' ? request.body : location === 'query' ? request.query : location === 'params' ? request.params : request.headers
   for (const segment of segments) {
     if (value === null || typeof value !== 'object' || !Object.hasOwn(value, segment)) return undefined
     value = (value as Record<string, unknown>)[segment]
@@ -58,10 +59,14 @@ export function fieldError(param: string, message: string, location = 'body'): E
 
 function toFieldError(detail: ErrorDetail, request: ErrorRequest): FieldError {
   const location = LOCATIONS[detail.location ?? 'body'] ?? detail.location ?? 'body'
-  const segments = (detail.pointer ?? '').split('/').filter(Boolean).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+  const segments = (detail.pointer ?? '')
+    .split('/')
+    .filter(Boolean)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
   const param = segments.join('.')
   const value = SECRET_FIELDS.has(param) ? undefined : valueAt(request, location, segments)
-  const shown = typeof value === 'string' ? value.slice(0, 200) : typeof value === 'number' || typeof value === 'boolean' ? value : undefined
+  const shown =
+    typeof value === 'string' ? value.slice(0, 200) : typeof value === 'number' || typeof value === 'boolean' ? value : undefined
   return { location, param, path: param, ...(shown !== undefined ? { value: shown } : {}), msg: detail.message }
 }
 

@@ -10,7 +10,8 @@ import { feedMigrations } from './migrations/index.js'
 import { credentialCommand, feedApiUrl } from './credential-hint.js'
 
 function describeLimits({ loginPerAccount: account, loginPerClient: login, signupPerClient: signup }: FeedSettings['limits']): string {
-  const limit = (what: string, l: { max: number; windowSeconds: number }) => (l.max === 0 ? `${what} off` : `${l.max} ${what} per ${l.windowSeconds} s`)
+  const limit = (what: string, l: { max: number; windowSeconds: number }) =>
+    l.max === 0 ? `${what} off` : `${l.max} ${what} per ${l.windowSeconds} s`
   return [limit('failed logins per e-mail', account), limit('logins per client', login), limit('sign-ups per client', signup)].join(', ')
 }
 
@@ -24,7 +25,7 @@ export const feedService: ServiceDefinition<FeedSettings> = {
     if (settings.mongodbUri) {
       throw new ServiceStartError(
         'MONGODB_URI is set, but MongoDB is not a supported store: the feed keeps its data in SQLite (default, in QUARTET_DATA_DIR) ' +
-        'or PostgreSQL. Unset MONGODB_URI, and use DATABASE_URL=postgres://… to share one database between instances.'
+          'or PostgreSQL. Unset MONGODB_URI, and use DATABASE_URL=postgres://… to share one database between instances.'
       )
     }
     const { secret, generated } = resolveJwtSecret(settings.jwtSecret, config.dataDir)
@@ -41,7 +42,11 @@ export const feedService: ServiceDefinition<FeedSettings> = {
     })
     const notes: StartupNote[] = [
       generated
-        ? { warning: `auth: WARNING no JWT_SECRET set; using a development secret (fingerprint ${fingerprint(secret)}) kept in ${generated.file}. Set JWT_SECRET in production.` }
+        ? {
+            warning:
+              `auth: WARNING no JWT_SECRET set; using a development secret (fingerprint ${fingerprint(secret)}) ` +
+              `kept in ${generated.file}. Set JWT_SECRET in production.`
+          }
         : `auth: JWT_SECRET (fingerprint ${fingerprint(secret)}); sign up with PUT /auth/signup, log in with POST /auth/login`,
       { hint: 'get a token', command: credentialCommand(feedApiUrl(config, settings)) },
       `live: Socket.IO event "posts" on this port${redis ? ', shared across instances through Redis' : ''}` +
@@ -50,11 +55,13 @@ export const feedService: ServiceDefinition<FeedSettings> = {
     ]
     const started: StartedService = { app, notes }
     if (feedClientBuilt()) {
-      started.companions = [{
-        name: 'feed-client',
-        port: settings.clientPort,
-        create: (apiUrl) => buildFeedClientServer({ apiUrl, logger: feedLogger.child({ component: 'feed-client' }) })
-      }]
+      started.companions = [
+        {
+          name: 'feed-client',
+          port: settings.clientPort,
+          create: (apiUrl) => buildFeedClientServer({ apiUrl, logger: feedLogger.child({ component: 'feed-client' }) })
+        }
+      ]
     } else {
       notes.push('web client: not built, so not started (run npm run build)')
     }

@@ -48,14 +48,22 @@ export async function buildMarketplaceApp(deps: MarketplaceAppDeps): Promise<App
   requestLog(app)
   await openApiDocs(app, {
     name: 'marketplace',
-    description: 'Merchant/channel order and product synchronisation API v2 (ChannelEngine-style). Authenticate with the apikey query parameter or the X-CE-KEY (or apikey) header.',
+    description:
+      'Merchant/channel order and product synchronisation API v2 (ChannelEngine-style). ' +
+      'Authenticate with the apikey query parameter or the X-CE-KEY (or apikey) header.',
     securitySchemes: {
       apikey: { type: 'apiKey', in: 'query', name: 'apikey', description: 'API key of a merchant or channel (quartet keys create)' },
       apikeyHeader: { type: 'apiKey', in: 'header', name: 'X-CE-KEY', description: 'the same key as a header (keeps it out of URL logs)' }
     },
     tags: [
-      { name: 'orders' }, { name: 'backorders' }, { name: 'cancellations' }, { name: 'shipments' }, { name: 'returns' },
-      { name: 'products' }, { name: 'product sync' }, { name: 'health' }
+      { name: 'orders' },
+      { name: 'backorders' },
+      { name: 'cancellations' },
+      { name: 'shipments' },
+      { name: 'returns' },
+      { name: 'products' },
+      { name: 'product sync' },
+      { name: 'health' }
     ]
   })
   health(app, { name: 'marketplace', check: databaseHealthCheck(deps.db) })
@@ -73,12 +81,15 @@ export async function buildMarketplaceApp(deps: MarketplaceAppDeps): Promise<App
   const compat = deps.compat ?? 'seed'
 
   // Every /v2 route needs a key; the routes register in this order (it is the OpenAPI path order).
-  await app.register(async (v2: App) => {
-    v2.addHook('onRequest', apiKey.check)
-    caseInsensitiveInput(v2)
-    ordersRoutes(v2, { orders, apiKey, cache, pageSize })
-    fulfilmentsRoutes(v2, { fulfilments, apiKey, pageSize })
-    productsRoutes(v2, { products, apiKey, cache, pageSize, compat })
-  }, { prefix: MARKETPLACE_PREFIX })
+  await app.register(
+    async (v2: App) => {
+      v2.addHook('onRequest', apiKey.check)
+      caseInsensitiveInput(v2)
+      ordersRoutes(v2, { orders, apiKey, cache, pageSize })
+      fulfilmentsRoutes(v2, { fulfilments, apiKey, pageSize })
+      productsRoutes(v2, { products, apiKey, cache, pageSize, compat })
+    },
+    { prefix: MARKETPLACE_PREFIX }
+  )
   return app
 }

@@ -170,7 +170,7 @@ export function chunks<T>(items: readonly T[], size = 500): T[][] {
 /** Runs `query` for each IN-list-sized chunk of `items`, one after the other, and joins the rows. */
 export async function selectInChunks<T, R>(items: readonly T[], query: (chunk: T[]) => Promise<R[]>): Promise<R[]> {
   const out: R[] = []
-  for (const chunk of chunks(items)) out.push(...await query(chunk))
+  for (const chunk of chunks(items)) out.push(...(await query(chunk)))
   return out
 }
 

@@ -7,7 +7,10 @@ import { defineErrors } from '../../core/errors/define.js'
 /** Error codes of the marketplace service (rendered in the G2 envelope). */
 export const marketplaceErrors = {
   MARKETPLACE_VALIDATION_FAILED: { status: 400, message: 'The request is invalid.' },
-  MARKETPLACE_API_KEY_MISSING: { status: 401, message: 'No API key supplied: pass it as the apikey query parameter or the X-CE-KEY header.' },
+  MARKETPLACE_API_KEY_MISSING: {
+    status: 401,
+    message: 'No API key supplied: pass it as the apikey query parameter or the X-CE-KEY header.'
+  },
   MARKETPLACE_API_KEY_UNKNOWN: { status: 401, message: 'API key is unknown.' },
   MARKETPLACE_MERCHANT_ONLY: { status: 403, message: 'This operation needs a merchant API key; a channel key cannot use it.' },
   MARKETPLACE_CHANNEL_ONLY: { status: 403, message: 'This operation needs a channel API key; a merchant key cannot use it.' },
@@ -25,7 +28,10 @@ export const marketplaceErrors = {
   MARKETPLACE_QUANTITY_EXCEEDED: { status: 400, message: 'A line quantity exceeds what is open on the order line.' },
   MARKETPLACE_PRODUCT_DEACTIVATED: { status: 409, message: 'The product was deactivated; its reference cannot be reused.' },
   MARKETPLACE_PRODUCT_NESTING: { status: 400, message: 'Products nest one level only: a child cannot have children.' },
-  MARKETPLACE_DUPLICATE_CHANNEL_REFERENCE: { status: 409, message: 'This ChannelReference is already used by another product of this channel.' },
+  MARKETPLACE_DUPLICATE_CHANNEL_REFERENCE: {
+    status: 409,
+    message: 'This ChannelReference is already used by another product of this channel.'
+  },
   MARKETPLACE_UNKNOWN_CHANNEL_REFERENCE: { status: 400, message: 'A ChannelReference was never acknowledged in Created by this channel.' }
 } as const
 
@@ -37,7 +43,11 @@ export const marketplaceError = defineErrors({ ...commonErrors, ...marketplaceEr
 /** A 400 naming the field (PascalCase path such as "Lines[0].Quantity") and what is wrong with it. */
 export function invalid(field: string, message: string): AppError {
   // "Lines[0].Quantity" → "/Lines/0/Quantity" (the formatter turns it back into the key).
-  const pointer = `/${field.replace(/\[(\d+)\]/g, '.$1').split('.').filter(Boolean).join('/')}`
+  const pointer = `/${field
+    .replace(/\[(\d+)\]/g, '.$1')
+    .split('.')
+    .filter(Boolean)
+    .join('/')}`
   return marketplaceError('MARKETPLACE_VALIDATION_FAILED', `${field}: ${message}`, { details: [{ pointer, location: 'body', message }] })
 }
 
@@ -53,7 +63,10 @@ export async function uniqueViolationAs<T>(write: () => Promise<T>, conflict: ()
 
 /** `/Lines/0/Quantity` → `Lines[0].Quantity` (ASP.NET model-state style keys). */
 export function pointerToKey(pointer: string | undefined, location: string | undefined): string {
-  const parts = (pointer ?? '').split('/').filter(Boolean).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+  const parts = (pointer ?? '')
+    .split('/')
+    .filter(Boolean)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
   let key = ''
   for (const part of parts) key += /^\d+$/.test(part) ? `[${part}]` : key ? `.${part}` : part
   if (key) return key
@@ -73,7 +86,8 @@ export const marketplaceErrorFormatter: ErrorFormatter = (error, request) => {
     const key = pointerToKey(detail.pointer, detail.location)
     const rawField = (detail.pointer ?? '').replace(/^\//, '')
     // The schema validator starts messages with the slash path; show the dotted one instead.
-    let message = rawField && detail.message.startsWith(`${rawField} `) ? `${key} ${detail.message.slice(rawField.length + 1)}` : detail.message
+    let message =
+      rawField && detail.message.startsWith(`${rawField} `) ? `${key} ${detail.message.slice(rawField.length + 1)}` : detail.message
     message = message.replace(/ must have required property '[^']*'$/, ' is required')
     const list = collected.get(key)
     if (list) list.push(message)

@@ -81,15 +81,36 @@ export async function buildOrchestratorApp(deps: OrchestratorAppDeps): Promise<O
   const runControl = createRunControl({ repositories, clock: platform.clock, killGraceMs: 5000 })
   // A job that died while no server watched is shown as orphaned from the first request on.
   await runControl.reconcileAll()
-  const hub = createEventHub({ events: repositories.events, onError: (error) => deps.logger.warn({ err: error }, 'orchestrator: event tailer failed') })
+  const hub = createEventHub({
+    events: repositories.events,
+    onError: (error) => deps.logger.warn({ err: error }, 'orchestrator: event tailer failed')
+  })
   const enginePlatform: EnginePlatform = { spawn: platform.spawn, fetch: platform.fetch, clock: platform.clock }
   const newId = idMaker(platform)
   const engine = createEngineService({
-    projectRoot, projectId, dataDir: deps.dataDir, databaseUrl: deps.databaseUrl, repositories, runControl, platform: enginePlatform,
-    notify: () => hub.notify(projectId), newId
+    projectRoot,
+    projectId,
+    dataDir: deps.dataDir,
+    databaseUrl: deps.databaseUrl,
+    repositories,
+    runControl,
+    platform: enginePlatform,
+    notify: () => hub.notify(projectId),
+    newId
   })
   const views = createRunViews({ projectId, repositories, runControl, clock: platform.clock })
-  const state: OrchestratorState = { projectRoot, projectId, dataDir: deps.dataDir, repositories, runControl, engine, hub, views, platform: enginePlatform, clock: platform.clock }
+  const state: OrchestratorState = {
+    projectRoot,
+    projectId,
+    dataDir: deps.dataDir,
+    repositories,
+    runControl,
+    engine,
+    hub,
+    views,
+    platform: enginePlatform,
+    clock: platform.clock
+  }
 
   const projectConfig = loadProjectConfig(projectRoot)
   const token = resolveApiToken({
@@ -122,11 +143,26 @@ export async function buildOrchestratorApp(deps: OrchestratorAppDeps): Promise<O
 
   await openApiDocs(app, {
     name: 'orchestrator',
-    description: 'Local project orchestration: plans sprints of tasks and runs them through coding agents in git worktrees. Bearer token from <project>/.quartet/runtime/api-token (or QUARTET_API_TOKEN).',
+    description:
+      'Local project orchestration: plans sprints of tasks and runs them through coding agents in git worktrees. ' +
+      'Bearer token from <project>/.quartet/runtime/api-token (or QUARTET_API_TOKEN).',
     version: deps.version,
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'the orchestrator API token' } },
     security: [{ bearer: [] }],
-    tags: [{ name: 'health' }, { name: 'status' }, { name: 'control' }, { name: 'config' }, { name: 'insight' }, { name: 'memory' }, { name: 'git' }, { name: 'streams' }, { name: 'process' }, { name: 'missions' }, { name: 'rpc' }, { name: 'approvals' }]
+    tags: [
+      { name: 'health' },
+      { name: 'status' },
+      { name: 'control' },
+      { name: 'config' },
+      { name: 'insight' },
+      { name: 'memory' },
+      { name: 'git' },
+      { name: 'streams' },
+      { name: 'process' },
+      { name: 'missions' },
+      { name: 'rpc' },
+      { name: 'approvals' }
+    ]
   })
 
   // Most action routes take an optional body: a bodiless POST means "no options".
@@ -144,17 +180,26 @@ export async function buildOrchestratorApp(deps: OrchestratorAppDeps): Promise<O
   await app.register(gitRoutes(state))
   // One approval store for everything that parks: engine tasks, agents and process submissions.
   const parking = createParking({
-    projectRoot, projectId, repositories, runControl, engine, dataDir: deps.dataDir, clock: platform.clock,
-    newId: () => `apr_${platform.ids.token(12)}`, randomSuffix: () => randomBase36(platform),
+    projectRoot,
+    projectId,
+    repositories,
+    runControl,
+    engine,
+    dataDir: deps.dataDir,
+    clock: platform.clock,
+    newId: () => `apr_${platform.ids.token(12)}`,
+    randomSuffix: () => randomBase36(platform),
     approvalConfig: () => loadProjectConfig(projectRoot).config.approval,
     onSettleError: (error) => deps.logger.warn({ err: error }, 'orchestrator: settling a parked submission failed')
   })
   const { approvals, process: processService } = parking
-  await app.register(approvalRoutes({
-    service: approvals,
-    apiDecideEnabled: () => loadProjectConfig(projectRoot).config.approval.api_decide,
-    principal: token.token ? tokenFingerprint(token.token) : 'api:unauthenticated'
-  }))
+  await app.register(
+    approvalRoutes({
+      service: approvals,
+      apiDecideEnabled: () => loadProjectConfig(projectRoot).config.approval.api_decide,
+      principal: token.token ? tokenFingerprint(token.token) : 'api:unauthenticated'
+    })
+  )
   // Each tick also settles submissions whose request another process (the CLI) closed.
   const sweeper = startExpirySweeper({
     service: {
@@ -171,7 +216,9 @@ export async function buildOrchestratorApp(deps: OrchestratorAppDeps): Promise<O
   const missions = createMissionsService({ projectId, repositories, runControl, approvals: parking.port })
   await app.register(processRoutes({ process: processService }))
   await app.register(missionRoutes({ missions }))
-  await app.register(rpcRoutes({ projectRoot, projectId, repositories, engine, approvals: parking.port, controlMutations, clock: platform.clock }))
+  await app.register(
+    rpcRoutes({ projectRoot, projectId, repositories, engine, approvals: parking.port, controlMutations, clock: platform.clock })
+  )
   registerEventStream(app, { hub, projectId })
   registerWorkerLogStream(app, {
     resolveLogFile: async (taskId) => {
@@ -184,7 +231,13 @@ export async function buildOrchestratorApp(deps: OrchestratorAppDeps): Promise<O
   app.addHook('onListen', (done) => {
     const address = app.server.address() as AddressInfo | null
     if (address) {
-      writeHandshake({ projectRoot, port: address.port, host: deps.host, version: deps.version, ...(token.file ? { tokenFile: token.file } : {}) })
+      writeHandshake({
+        projectRoot,
+        port: address.port,
+        host: deps.host,
+        version: deps.version,
+        ...(token.file ? { tokenFile: token.file } : {})
+      })
     }
     done()
   })

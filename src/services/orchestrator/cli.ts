@@ -16,10 +16,13 @@ function onProject(command: Command): Command {
 
 /** Runs an action and exits with its code (a database pool or a timer must not keep the CLI alive). */
 function exitWith(action: () => Promise<number>): Promise<void> {
-  return action().then((code) => process.exit(code), (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`)
-    process.exit(1)
-  })
+  return action().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`)
+      process.exit(1)
+    }
+  )
 }
 
 /**
@@ -35,29 +38,39 @@ export function orchestratorCommands(program: Command, runtime: CliRuntime): voi
     .description('plan a sprint from DIRECTIVES.md and print its tasks')
     .option('--mode <mode>', 'auto | structured | ai (default: planner.mode of the config)')
     .option('--directive <text>', 'plan from this text instead of DIRECTIVES.md')
-    .action((options: ProjectOptions & { mode?: string; directive?: string }) => exitWith(async () => (await import('./cli/plan.js')).planCommand(runtime, options)))
+    .action((options: ProjectOptions & { mode?: string; directive?: string }) =>
+      exitWith(async () => (await import('./cli/plan.js')).planCommand(runtime, options))
+    )
 
   onProject(program.command('run'))
     .description('start the planned sprint as a detached job and follow it (Ctrl-C stops following, not the run)')
     .option('--resume', 'continue the sprint a crash or a kill left unfinished')
     .option('--detach', 'start and return at once')
-    .action((options: ProjectOptions & { resume?: boolean; detach?: boolean }) => exitWith(async () => (await import('./cli/run.js')).runCommand(runtime, options)))
+    .action((options: ProjectOptions & { resume?: boolean; detach?: boolean }) =>
+      exitWith(async () => (await import('./cli/run.js')).runCommand(runtime, options))
+    )
 
   onProject(program.command('status'))
     .description('the run as it really is (a dead job is never shown as running)')
     .option('--json', 'machine-readable output')
-    .action((options: ProjectOptions & { json?: boolean }) => exitWith(async () => (await import('./cli/status.js')).statusCommand(runtime, options)))
+    .action((options: ProjectOptions & { json?: boolean }) =>
+      exitWith(async () => (await import('./cli/status.js')).statusCommand(runtime, options))
+    )
 
   onProject(program.command('kill'))
     .description('stop the whole run, or one task (its agent process group)')
     .argument('[task]', 'task id (s1-2) or key (2) of the newest sprint')
-    .action((task: string | undefined, options: ProjectOptions) => exitWith(async () => (await import('./cli/kill.js')).killCommand(runtime, task, options)))
+    .action((task: string | undefined, options: ProjectOptions) =>
+      exitWith(async () => (await import('./cli/kill.js')).killCommand(runtime, task, options))
+    )
 
   onProject(program.command('logs'))
     .description("print a task's worker log")
     .argument('<task>', 'task id (s1-2) or key (2) of the newest sprint')
     .option('-f, --follow', 'keep printing new lines while the task is active')
-    .action((task: string, options: ProjectOptions & { follow?: boolean }) => exitWith(async () => (await import('./cli/logs.js')).logsCommand(runtime, task, options)))
+    .action((task: string, options: ProjectOptions & { follow?: boolean }) =>
+      exitWith(async () => (await import('./cli/logs.js')).logsCommand(runtime, task, options))
+    )
 
   onProject(program.command('cleanup'))
     .description('remove task worktrees whose work is committed and merged; keep (and list) every other one')
@@ -76,44 +89,64 @@ export function orchestratorCommands(program: Command, runtime: CliRuntime): voi
   onProject(memory.command('search'))
     .description('full-text search, best match first, within the read budget')
     .argument('[words...]', 'words to match (none: newest entries)')
-    .option('--type <a,b>', 'entry types').option('--status <a,b>', 'statuses').option('--sprint-min <n>', 'lowest sprint number')
-    .option('--mode <mode>', 'and | or (default or)').option('--limit <n>', 'at most n entries').option('--cursor <token>', 'the next page of a previous search')
+    .option('--type <a,b>', 'entry types')
+    .option('--status <a,b>', 'statuses')
+    .option('--sprint-min <n>', 'lowest sprint number')
+    .option('--mode <mode>', 'and | or (default or)')
+    .option('--limit <n>', 'at most n entries')
+    .option('--cursor <token>', 'the next page of a previous search')
     .option('--json', 'the versioned view as JSON')
-    .action((words: string[], options: MemorySearch) => exitWith(async () => (await import('./cli/memory.js')).memorySearchCommand(runtime, words, options)))
+    .action((words: string[], options: MemorySearch) =>
+      exitWith(async () => (await import('./cli/memory.js')).memorySearchCommand(runtime, words, options))
+    )
   onProject(memory.command('show'))
     .description('one entry in full')
     .argument('<id>', 'entry id')
     .option('--json', 'machine-readable output')
-    .action((id: string, options: ProjectOptions & { json?: boolean }) => exitWith(async () => (await import('./cli/memory.js')).memoryShowCommand(runtime, id, options)))
+    .action((id: string, options: ProjectOptions & { json?: boolean }) =>
+      exitWith(async () => (await import('./cli/memory.js')).memoryShowCommand(runtime, id, options))
+    )
   onProject(memory.command('import'))
     .description('import a folder of markdown notes (again: replaces the entries of the same files)')
     .argument('<folder>', 'folder of .md files')
-    .action((folder: string, options: ProjectOptions) => exitWith(async () => (await import('./cli/memory.js')).memoryImportCommand(runtime, folder, options)))
+    .action((folder: string, options: ProjectOptions) =>
+      exitWith(async () => (await import('./cli/memory.js')).memoryImportCommand(runtime, folder, options))
+    )
 
   onProject(program.command('doctor'))
     .description('can this machine run a sprint of this project? (git, data directory, config, agents)')
     .option('--json', 'machine-readable output')
-    .action((options: ProjectOptions & { json?: boolean }) => exitWith(async () => (await import('./cli/doctor.js')).doctorCommand(runtime, options)))
+    .action((options: ProjectOptions & { json?: boolean }) =>
+      exitWith(async () => (await import('./cli/doctor.js')).doctorCommand(runtime, options))
+    )
 
   const approvals = program.command('approvals').description('approval requests: list and show them; decide one at an interactive terminal')
   onProject(approvals.command('list'))
     .description('pending approval requests (arguments masked)')
     .option('--all', 'every category: pending, approved, denied, expired')
     .option('--json', 'machine-readable output')
-    .action((options: ProjectOptions & { all?: boolean; json?: boolean }) => exitWith(async () => (await import('./cli/approvals.js')).listCommand(runtime, options)))
+    .action((options: ProjectOptions & { all?: boolean; json?: boolean }) =>
+      exitWith(async () => (await import('./cli/approvals.js')).listCommand(runtime, options))
+    )
   onProject(approvals.command('show'))
     .description('one approval request with its decision')
     .argument('<id>', 'approval id (apr_…)')
     .option('--json', 'machine-readable output')
-    .action((id: string, options: ProjectOptions & { json?: boolean }) => exitWith(async () => (await import('./cli/approvals.js')).showCommand(runtime, id, options)))
+    .action((id: string, options: ProjectOptions & { json?: boolean }) =>
+      exitWith(async () => (await import('./cli/approvals.js')).showCommand(runtime, id, options))
+    )
   onProject(approvals.command('decide'))
     .description('allow or deny a pending request: needs a terminal and the request id typed back')
     .argument('<id>', 'approval id (apr_…)')
     .argument('<decision>', 'allow | deny')
     .option('--reason <text>', 'why (recorded with the decision)')
-    .action((id: string, decision: string, options: ProjectOptions & { reason?: string }) => exitWith(async () => (await import('./cli/approvals.js')).decideCommand(runtime, id, decision, options)))
+    .action((id: string, decision: string, options: ProjectOptions & { reason?: string }) =>
+      exitWith(async () => (await import('./cli/approvals.js')).decideCommand(runtime, id, decision, options))
+    )
 
   onProject(program.command('mcp'))
     .description('MCP server on stdio for coding agents: approvals inbox (read-only), permission prompt, status, tasks, memory search')
-    .action((options: ProjectOptions) => exitWith(async () => (await import('./cli/mcp.js')).mcpCommand(runtime, options, (await import('./version.js')).packageVersion())))
+    .action((options: ProjectOptions) =>
+      exitWith(async () => (await import('./cli/mcp.js')).mcpCommand(runtime, options, (await import('./version.js')).packageVersion()))
+    )
 }

@@ -25,7 +25,12 @@ export const orchestratorErrors = {
   ORCH_APPROVAL_NOT_FOUND: { status: 404, message: 'Approval request not found' },
   ORCH_APPROVAL_DECIDED: { status: 409, message: 'The approval request is already decided.' },
   ORCH_APPROVAL_EXPIRED: { status: 409, message: 'The approval request has expired.' },
-  ORCH_APPROVAL_API_DECIDE_OFF: { status: 403, message: 'Approval decisions over HTTP are disabled: decide with `quartet approvals decide <id> allow|deny`, or set approval.api_decide: true in .quartet/config.json.' },
+  ORCH_APPROVAL_API_DECIDE_OFF: {
+    status: 403,
+    message:
+      'Approval decisions over HTTP are disabled: decide with `quartet approvals decide <id> allow|deny`, ' +
+      'or set approval.api_decide: true in .quartet/config.json.'
+  },
   ORCH_APPROVAL_SELF_DECISION: { status: 403, message: 'A requester cannot decide its own approval request.' },
   ORCH_IDEMPOTENCY_KEY_REQUIRED: { status: 400, message: 'The Idempotency-Key header is required.' },
   ORCH_IDEMPOTENCY_CONFLICT: { status: 409, message: 'This Idempotency-Key was used with a different request body.' }

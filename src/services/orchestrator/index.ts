@@ -28,7 +28,8 @@ export const orchestratorService: ServiceDefinition<OrchestratorSettings> = {
     if (token.warning) notes.push({ warning: `auth: WARNING ${token.warning}` })
     if (token.token) notes.push(`auth: bearer token ${token.fingerprint}${token.file ? ` in ${token.file}` : ` (${token.source})`}`)
     notes.push({ hint: 'plan and run', command: 'npx quartet plan && npx quartet run' }, { hint: 'status', command: 'npx quartet status' })
-    if (!settings.controlMutations) notes.push('      control over HTTP (plan, start, kill …) is off: QUARTET_CONTROL_MUTATIONS=1 or api.control_mutations to allow it')
+    if (!settings.controlMutations)
+      notes.push('      control over HTTP (plan, start, kill …) is off: QUARTET_CONTROL_MUTATIONS=1 or api.control_mutations to allow it')
     // Running jobs are detached processes: they keep going while the server restarts.
     return { app, notes }
   }

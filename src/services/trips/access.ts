@@ -77,7 +77,9 @@ export function createAccess(deps: AccessDeps) {
       if (viewer === undefined || creatorId === undefined || creatorId === tour.creator_id) return tour
       if (tour.creator_id !== viewer) throw tripsError('TRIPS_NOT_CREATOR', 'Only the tour creator may change creator_id.')
       if ((await deps.members.linksOfUser(creatorId, { tourId })).length === 0) {
-        throw tripsError('TRIPS_VALIDATION_FAILED', undefined, { details: [{ pointer: '/creator_id', message: 'creator_id must be a member of the tour' }] })
+        throw tripsError('TRIPS_VALIDATION_FAILED', undefined, {
+          details: [{ pointer: '/creator_id', message: 'creator_id must be a member of the tour' }]
+        })
       }
       return tour
     },
@@ -95,7 +97,9 @@ export function createAccess(deps: AccessDeps) {
     /** A user record may only carry the caller's own e-mail, so no one claims another's address. */
     assertOwnEmail(caller: Caller, email: string): void {
       if (enforced && email.toLowerCase() !== caller.email.toLowerCase()) {
-        throw tripsError('TRIPS_EMAIL_NOT_YOURS', undefined, { details: [{ pointer: '/email_address', message: tripsErrors.TRIPS_EMAIL_NOT_YOURS.message }] })
+        throw tripsError('TRIPS_EMAIL_NOT_YOURS', undefined, {
+          details: [{ pointer: '/email_address', message: tripsErrors.TRIPS_EMAIL_NOT_YOURS.message }]
+        })
       }
     },
     /** Only the user themself may change or delete their user. */

@@ -50,9 +50,23 @@ export async function buildTripsApp(deps: TripsAppDeps): Promise<App> {
   await openApiDocs(app, {
     name: 'trips',
     description: 'Back-country trip planning: users, tours, plans and tour members (JSON:API-style envelope).',
-    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token of the identity provider (authorization header; the "Bearer " prefix may be omitted)' } },
+    securitySchemes: {
+      bearer: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: 'Access token of the identity provider (authorization header; the "Bearer " prefix may be omitted)'
+      }
+    },
     tags: [{ name: 'users' }, { name: 'tours' }, { name: 'plans' }, { name: 'tour_users' }, { name: 'health' }],
-    errorResponses: { 400: JsonApiErrors, 401: NotAuthenticated, 403: JsonApiErrors, 404: JsonApiErrors, 413: JsonApiErrors, 422: JsonApiErrors }
+    errorResponses: {
+      400: JsonApiErrors,
+      401: NotAuthenticated,
+      403: JsonApiErrors,
+      404: JsonApiErrors,
+      413: JsonApiErrors,
+      422: JsonApiErrors
+    }
   })
   health(app, { name: 'trips', check: databaseHealthCheck(deps.db) })
   await app.register(formbody, { bodyLimit: 1024 * 1024, parser: (text) => markStringSourced(parseForm(text)) })
@@ -73,13 +87,16 @@ export async function buildTripsApp(deps: TripsAppDeps): Promise<App> {
   const compat = deps.config.compat
 
   // Every route of the API needs a caller; the registration order is the OpenAPI path order.
-  await app.register(async (api) => {
-    api.addHook('onRequest', caller.check)
-    readWriteParamsFromQuery(api)
-    await api.register(usersRoutes({ users, caller, compat }))
-    await api.register(toursRoutes({ tours, caller, compat }))
-    await api.register(plansRoutes({ plans, caller, compat }))
-    await api.register(membersRoutes({ members, caller }))
-  }, { prefix: TRIPS_PREFIX })
+  await app.register(
+    async (api) => {
+      api.addHook('onRequest', caller.check)
+      readWriteParamsFromQuery(api)
+      await api.register(usersRoutes({ users, caller, compat }))
+      await api.register(toursRoutes({ tours, caller, compat }))
+      await api.register(plansRoutes({ plans, caller, compat }))
+      await api.register(membersRoutes({ members, caller }))
+    },
+    { prefix: TRIPS_PREFIX }
+  )
   return app
 }

@@ -40,7 +40,11 @@ export async function signDevToken(key: DevSigningKey, email: string, ttlSeconds
 }
 
 /** External IdP (JWKS + issuer + audience, RS256/ES256) when configured; otherwise the local dev key. */
-export function createTripsVerifier(trips: TripsSettings, dataDir: string, clock: () => Date): { verifier: JwtVerifier; mode: 'jwks' | 'dev'; devKey?: DevSigningKey } {
+export function createTripsVerifier(
+  trips: TripsSettings,
+  dataDir: string,
+  clock: () => Date
+): { verifier: JwtVerifier; mode: 'jwks' | 'dev'; devKey?: DevSigningKey } {
   if (trips.jwksUrl) {
     return {
       mode: 'jwks',
@@ -58,7 +62,14 @@ export function createTripsVerifier(trips: TripsSettings, dataDir: string, clock
   return {
     mode: 'dev',
     devKey,
-    verifier: createJwtVerifier({ key: devKey.publicKey, algorithms: ['ES256'], issuer: DEV_ISSUER, audience: DEV_AUDIENCE, clock, maxLifetimeSeconds: trips.tokenMaxLifetimeSeconds })
+    verifier: createJwtVerifier({
+      key: devKey.publicKey,
+      algorithms: ['ES256'],
+      issuer: DEV_ISSUER,
+      audience: DEV_AUDIENCE,
+      clock,
+      maxLifetimeSeconds: trips.tokenMaxLifetimeSeconds
+    })
   }
 }
 

@@ -24,7 +24,9 @@ export function tripsCommands(program: Command, runtime: CliRuntime): void {
       const config = runtime.loadConfig({ QUARTET_DATA_DIR: options.dataDir }, [tripsConfig])
       const settings = config.services.trips as ReturnType<typeof tripsConfig.resolve>
       if (settings.jwksUrl) {
-        process.stderr.write(`trips verifies tokens of ${settings.issuer} (TRIPS_JWKS_URL is set): get a token from that identity provider.\n`)
+        process.stderr.write(
+          `trips verifies tokens of ${settings.issuer} (TRIPS_JWKS_URL is set): get a token from that identity provider.\n`
+        )
         process.exit(2)
       }
       if (!/^[^\s@]+@[^\s@]+$/.test(options.email)) {
@@ -39,7 +41,9 @@ export function tripsCommands(program: Command, runtime: CliRuntime): void {
         process.exit(2)
       }
       if (ttl > settings.tokenMaxLifetimeSeconds) {
-        process.stderr.write(`--ttl ${options.ttl} is longer than trips accepts (TRIPS_TOKEN_MAX_LIFETIME=${settings.tokenMaxLifetimeSeconds} s)\n`)
+        process.stderr.write(
+          `--ttl ${options.ttl} is longer than trips accepts (TRIPS_TOKEN_MAX_LIFETIME=${settings.tokenMaxLifetimeSeconds} s)\n`
+        )
         process.exit(2)
       }
       const { loadDevSigningKey, signDevToken } = await import('./auth.js')

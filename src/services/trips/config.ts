@@ -12,11 +12,17 @@ export const tripsConfig = defineConfigFragment({
     TRIPS_COMPAT: Type.Union([Type.Literal('seed'), Type.Literal('original')], { default: 'seed' }),
     TRIPS_AUTHZ: Type.Union([Type.Literal('owner'), Type.Literal('open')], { default: 'owner' }),
     TRIPS_CORS_ORIGINS: Type.String({ default: '*', description: 'comma-separated origins, or *' }),
-    TRIPS_TOKEN_MAX_LIFETIME: Type.Integer({ minimum: 60, maximum: 30 * 86400, default: 86400, description: 'longest token lifetime accepted, in seconds (exp - iat); tokens without exp are refused' })
+    TRIPS_TOKEN_MAX_LIFETIME: Type.Integer({
+      minimum: 60,
+      maximum: 30 * 86400,
+      default: 86400,
+      description: 'longest token lifetime accepted, in seconds (exp - iat); tokens without exp are refused'
+    })
   }),
   refine(env, base) {
     const problems: string[] = []
-    if (env.TRIPS_JWKS_URL && (!env.TRIPS_ISSUER || !env.TRIPS_AUDIENCE)) problems.push('TRIPS_ISSUER and TRIPS_AUDIENCE: required together with TRIPS_JWKS_URL')
+    if (env.TRIPS_JWKS_URL && (!env.TRIPS_ISSUER || !env.TRIPS_AUDIENCE))
+      problems.push('TRIPS_ISSUER and TRIPS_AUDIENCE: required together with TRIPS_JWKS_URL')
     if (base.production && !env.TRIPS_JWKS_URL) problems.push('TRIPS_JWKS_URL: required when QUARTET_ENV=production')
     return problems
   },

@@ -1,12 +1,22 @@
 import type { ExpressionBuilder, Generated, Kysely, Selectable } from 'kysely'
 
 export const PLAN_TEXT_FIELDS = [
-  'hazard_weather', 'hazard_avalanche', 'hazard_summary', 'route_preview', 'route_alternative',
-  'emergency_plan', 'debrief_conditions', 'debrief_decisions', 'debrief_plan'
+  'hazard_weather',
+  'hazard_avalanche',
+  'hazard_summary',
+  'route_preview',
+  'route_alternative',
+  'emergency_plan',
+  'debrief_conditions',
+  'debrief_decisions',
+  'debrief_plan'
 ] as const
 export type PlanTextField = (typeof PLAN_TEXT_FIELDS)[number]
 
-interface Timestamps { created_at: string; updated_at: string }
+interface Timestamps {
+  created_at: string
+  updated_at: string
+}
 
 export interface UsersTable extends Timestamps {
   id: Generated<number>
@@ -25,7 +35,10 @@ export interface ToursTable extends Timestamps {
   complete: number
 }
 
-export type PlansTable = Timestamps & { id: Generated<number>; tour_id: number; checklist: number; departure_check: number } & Record<PlanTextField, string>
+export type PlansTable = Timestamps & { id: Generated<number>; tour_id: number; checklist: number; departure_check: number } & Record<
+    PlanTextField,
+    string
+  >
 
 export interface TourUsersTable {
   id: Generated<number>
@@ -53,6 +66,11 @@ export type TourUserRow = Selectable<TourUsersTable>
  */
 export function linkedTourSharedWith(viewerId: number) {
   return (eb: ExpressionBuilder<TripsTables & { link: TourUsersTable }, 'link'>) =>
-    eb.exists(eb.selectFrom('trips_tour_users as mine').select('mine.id')
-      .whereRef('mine.tour_id', '=', 'link.tour_id').where('mine.user_id', '=', viewerId))
+    eb.exists(
+      eb
+        .selectFrom('trips_tour_users as mine')
+        .select('mine.id')
+        .whereRef('mine.tour_id', '=', 'link.tour_id')
+        .where('mine.user_id', '=', viewerId)
+    )
 }

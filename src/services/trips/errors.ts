@@ -3,7 +3,6 @@ import type { ErrorFormatter } from '../../core/http/plugins/error-shape.js'
 import { commonErrors, type CommonErrorCode } from '../../core/errors/common.js'
 import { defineErrors } from '../../core/errors/define.js'
 
-
 export const tripsErrors = {
   TRIPS_NOT_AUTHENTICATED: { status: 401, message: 'Not Authenticated' },
   TRIPS_VALIDATION_FAILED: { status: 422, message: 'A parameter is missing or invalid.' },
@@ -14,7 +13,10 @@ export const tripsErrors = {
   TRIPS_MEMBER_EXISTS: { status: 422, message: 'User Tour relationship already exists' },
   TRIPS_MEMBER_USER_UNKNOWN: { status: 422, message: 'User must exist' },
   TRIPS_CALLER_UNKNOWN: { status: 403, message: 'No user has the e-mail address of this token; create it with POST /user first.' },
-  TRIPS_EMAIL_NOT_YOURS: { status: 403, message: "email_address must be your token's e-mail address: a user can only be created (or changed) for yourself." },
+  TRIPS_EMAIL_NOT_YOURS: {
+    status: 403,
+    message: "email_address must be your token's e-mail address: a user can only be created (or changed) for yourself."
+  },
   TRIPS_NOT_OWNER: { status: 403, message: 'Only the user themself may change this user.' },
   TRIPS_NOT_CREATOR: { status: 403, message: 'Only the tour creator may do this.' },
   TRIPS_CREATOR_MISMATCH: { status: 403, message: 'A tour can only be created with yourself as creator.' }

@@ -21,12 +21,13 @@ export const tripsService: ServiceDefinition<TripsSettings> = {
       logger: logger.child({ service: 'trips' }),
       clock
     })
-    const notes: StartupNote[] = mode === 'jwks'
-      ? [`auth: tokens from ${settings.issuer} (JWKS ${settings.jwksUrl}, audience ${settings.audience})`]
-      : [
-          `auth: development signing key ${fingerprint(devKey?.secret.value ?? '')} in ${devKey?.secret.file}`,
-          { hint: 'get a token', command: 'npx quartet token trips --email you@example.com' }
-        ]
+    const notes: StartupNote[] =
+      mode === 'jwks'
+        ? [`auth: tokens from ${settings.issuer} (JWKS ${settings.jwksUrl}, audience ${settings.audience})`]
+        : [
+            `auth: development signing key ${fingerprint(devKey?.secret.value ?? '')} in ${devKey?.secret.file}`,
+            { hint: 'get a token', command: 'npx quartet token trips --email you@example.com' }
+          ]
     if (settings.compat === 'original') notes.push('compat: original (boolean complete, timestamp dates, user lookup as array)')
     if (settings.authz === 'open') notes.push('authz: open (no ownership checks; any valid token may change anything)')
     return { app, notes }

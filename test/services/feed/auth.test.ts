@@ -23,11 +23,14 @@ test('sign-up validation: 422 "Validation failed." with one express-validator en
   const bad = await f.call(undefined, 'PUT', '/auth/signup', { email: 'not-an-email', name: '   ', password: ' 1234 ' })
   assert.equal(bad.status, 422)
   assert.equal(bad.json.message, 'Validation failed.')
-  assert.deepEqual(bad.json.data.map((d: any) => [d.location, d.param, d.msg]), [
-    ['body', 'email', 'Please enter a valid email.'],
-    ['body', 'password', 'Password must be at least 5 characters long.'],
-    ['body', 'name', 'Please enter a name.']
-  ])
+  assert.deepEqual(
+    bad.json.data.map((d: any) => [d.location, d.param, d.msg]),
+    [
+      ['body', 'email', 'Please enter a valid email.'],
+      ['body', 'password', 'Password must be at least 5 characters long.'],
+      ['body', 'name', 'Please enter a name.']
+    ]
+  )
   assert.equal(bad.json.data[0].value, 'not-an-email')
   assert.equal(bad.json.data[1].value, undefined, 'passwords are never echoed')
 
@@ -43,14 +46,20 @@ test('sign-up validation: 422 "Validation failed." with one express-validator en
   await f.user('Carol@Example.com', 'Carol')
   const dup = await f.call(undefined, 'PUT', '/auth/signup', { email: 'carol@example.COM', name: 'Carol 2', password: 'secret1' })
   assert.equal(dup.status, 422)
-  assert.deepEqual(dup.json.data.map((d: any) => d.msg), ['E-Mail address already exists!'])
+  assert.deepEqual(
+    dup.json.data.map((d: any) => d.msg),
+    ['E-Mail address already exists!']
+  )
   assert.equal((await f.database.db.selectFrom('feed_users').selectAll().execute()).length, 1)
 })
 
 test('parallel sign-ups with one address: exactly one succeeds, the others get 422', async () => {
   const f = await startFeed()
-  const results = await Promise.all(Array.from({ length: 6 }, () =>
-    f.call(undefined, 'PUT', '/auth/signup', { email: 'race@example.com', name: 'Racer', password: 'secret1' })))
+  const results = await Promise.all(
+    Array.from({ length: 6 }, () =>
+      f.call(undefined, 'PUT', '/auth/signup', { email: 'race@example.com', name: 'Racer', password: 'secret1' })
+    )
+  )
   assert.deepEqual(results.map((r) => r.status).sort(), [201, 422, 422, 422, 422, 422])
   assert.equal((await f.database.db.selectFrom('feed_users').selectAll().execute()).length, 1)
 })
@@ -85,7 +94,15 @@ test('protected routes: 401 for a missing, malformed, wrongly signed or expired 
   assert.equal(missing.status, 401)
   assert.equal(missing.json.message, 'Not authenticated.')
   // A valid token without its "Bearer" scheme is refused too (the original read the second part).
-  for (const header of ['Bearer', 'Bearer a.b.c', 'Basic Zm9vOmJhcg==', `Bearer ${token.slice(0, -2)}xx`, 'a b c', token, `Token ${token}`]) {
+  for (const header of [
+    'Bearer',
+    'Bearer a.b.c',
+    'Basic Zm9vOmJhcg==',
+    `Bearer ${token.slice(0, -2)}xx`,
+    'a b c',
+    token,
+    `Token ${token}`
+  ]) {
     const response = await f.app.inject({ url: '/feed/posts', headers: { authorization: header } })
     assert.equal(response.statusCode, 401, header)
     assert.match(JSON.parse(response.body).message, /^Not authenticated/)
@@ -137,13 +154,18 @@ test('unknown routes answer JSON 404; CORS allows loopback origins by default', 
   assert.equal(JSON.parse(wrongMethod.body).code, 'METHOD_NOT_ALLOWED')
   assert.equal(wrongMethod.headers.allow, 'GET, HEAD')
   const preflight = await f.app.inject({
-    method: 'OPTIONS', url: '/feed/posts',
+    method: 'OPTIONS',
+    url: '/feed/posts',
     headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' }
   })
   assert.equal(preflight.headers['access-control-allow-origin'], 'http://localhost:3000')
   const foreign = await f.app.inject({ url: '/health', headers: { origin: 'https://evil.example' } })
   assert.equal(foreign.headers['access-control-allow-origin'], undefined)
-  const foreignPreflight = await f.app.inject({ method: 'OPTIONS', url: '/feed/posts', headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } })
+  const foreignPreflight = await f.app.inject({
+    method: 'OPTIONS',
+    url: '/feed/posts',
+    headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' }
+  })
   assert.equal(foreignPreflight.statusCode, 403)
   assert.equal(JSON.parse(foreignPreflight.body).code, 'FORBIDDEN')
   assert.equal(foreignPreflight.headers['access-control-allow-origin'], undefined)

@@ -13,7 +13,14 @@ test('parallel edits and deletes of one post: no 5xx, one winner for delete, exa
 
   const requests = Array.from({ length: 24 }, (_, i) => {
     if (i % 4 === 0) return f.call(token, 'DELETE', `/feed/post/${id}`)
-    if (i % 4 === 1) return f.form(token, 'PUT', `/feed/post/${id}`, { title: `Edit with file ${i}`, content: 'New picture here' }, png(`p${i}.png`, makePng([i, i, i])))
+    if (i % 4 === 1)
+      return f.form(
+        token,
+        'PUT',
+        `/feed/post/${id}`,
+        { title: `Edit with file ${i}`, content: 'New picture here' },
+        png(`p${i}.png`, makePng([i, i, i]))
+      )
     return f.call(token, 'PUT', `/feed/post/${id}`, { title: `Edit number ${i}`, content: 'Edited in parallel', imageUrl })
   })
   const responses = await Promise.all(requests)
@@ -31,7 +38,11 @@ test('parallel edits and deletes of one post: no 5xx, one winner for delete, exa
   assert.equal((await f.database.db.selectFrom('feed_images').select('id').execute()).length, 0)
 
   const successfulUpdates = responses.filter((r, i) => i % 4 !== 0 && r.status === 200).length
-  await waitFor(() => events.filter((e) => e.action === 'delete').length === 1 && events.length === 2 + successfulUpdates, 5000, 'all events')
+  await waitFor(
+    () => events.filter((e) => e.action === 'delete').length === 1 && events.length === 2 + successfulUpdates,
+    5000,
+    'all events'
+  )
   await new Promise((r) => setTimeout(r, 100))
   assert.equal(events.filter((e) => e.action === 'delete').length, 1)
   assert.equal(events.filter((e) => e.action === 'update').length, successfulUpdates)
@@ -46,13 +57,28 @@ test('parallel edits of one post: the final row equals the last update event', a
   const events = collectPosts(await connectClient(base, { token }))
   const created = await f.form(token, 'POST', '/feed/post', { title: 'Edited post', content: 'Original text' }, png())
   const id = created.json.post._id as string
-  const responses = await Promise.all(Array.from({ length: 12 }, (_, i) =>
-    f.form(token, 'PUT', `/feed/post/${id}`, { title: `Version ${i}`, content: `Body of version ${i}` }, png(`v${i}.png`, makePng([i * 10, 0, 0])))))
-  assert.ok(responses.every((r) => r.status === 200), responses.map((r) => r.status).join(','))
+  const responses = await Promise.all(
+    Array.from({ length: 12 }, (_, i) =>
+      f.form(
+        token,
+        'PUT',
+        `/feed/post/${id}`,
+        { title: `Version ${i}`, content: `Body of version ${i}` },
+        png(`v${i}.png`, makePng([i * 10, 0, 0]))
+      )
+    )
+  )
+  assert.ok(
+    responses.every((r) => r.status === 200),
+    responses.map((r) => r.status).join(',')
+  )
   await waitFor(() => events.length === 13)
   const final = await f.call(token, 'GET', `/feed/post/${id}`)
   assert.deepEqual(events.at(-1).post, final.json.post)
   // Each replaced image was removed: only the final one remains.
   const images = await f.database.db.selectFrom('feed_images').select('id').execute()
-  assert.deepEqual(images.map((i) => `images/${i.id}.png`), [final.json.post.imageUrl])
+  assert.deepEqual(
+    images.map((i) => `images/${i.id}.png`),
+    [final.json.post.imageUrl]
+  )
 })

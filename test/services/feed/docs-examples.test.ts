@@ -20,13 +20,20 @@ function sectionShell(file: string, heading: string): string {
   const end = text.indexOf('\n## ', start + heading.length + 2)
   const section = text.slice(start, end < 0 ? undefined : end)
   const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] as string)
-  return blocks.join('\n').split('\n').filter((line) => !/^\s*(npx|npm) /.test(line)).join('\n')
+  return blocks
+    .join('\n')
+    .split('\n')
+    .filter((line) => !/^\s*(npx|npm) /.test(line))
+    .join('\n')
 }
 
 /** Runs asynchronously: the server under test lives in this process. */
 async function runAgainst(base: string, script: string): Promise<{ status: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)('bash', ['-c', `set -euo pipefail\n${script.replaceAll(DOCUMENTED_API, base)}`], { cwd: root, timeout: 60_000 })
+    const { stdout, stderr } = await promisify(execFile)('bash', ['-c', `set -euo pipefail\n${script.replaceAll(DOCUMENTED_API, base)}`], {
+      cwd: root,
+      timeout: 60_000
+    })
     return { status: 0, stdout, stderr }
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string }
@@ -41,7 +48,10 @@ test('the example image is a small PNG', () => {
   assert.ok(bytes.length < 1024)
 })
 
-for (const [file, heading] of [['README.md', '## feed'], ['docs/feed.md', '## Walk-through']] as const) {
+for (const [file, heading] of [
+  ['README.md', '## feed'],
+  ['docs/feed.md', '## Walk-through']
+] as const) {
   test(`${file} "${heading}": the curl example signs up, logs in and posts examples/feed/photo.png from the repository root`, async () => {
     const feed = await startFeed()
     const base = await feed.listen()

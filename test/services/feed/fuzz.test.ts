@@ -8,7 +8,10 @@ function isFeedError(body: unknown): boolean {
   const b = body as { message?: unknown; code?: unknown; data?: unknown }
   if (typeof b !== 'object' || b === null || typeof b.message !== 'string' || typeof b.code !== 'string') return false
   if (b.data === undefined) return true
-  return Array.isArray(b.data) && b.data.every((d: any) => typeof d.msg === 'string' && typeof d.param === 'string' && typeof d.location === 'string')
+  return (
+    Array.isArray(b.data) &&
+    b.data.every((d: any) => typeof d.msg === 'string' && typeof d.param === 'string' && typeof d.location === 'string')
+  )
 }
 
 test('fuzz: random and malformed requests to every route never get a 5xx, always the error shape, never a partial write', async () => {
@@ -34,7 +37,8 @@ test('fuzz: multipart edge cases on create and update get a clear 4xx and change
   const created = await f.form(token, 'POST', '/feed/post', { title: 'Target post', content: 'Target content' }, png())
   const id = created.json.post._id as string
   const b = 'xyzBOUNDARY'
-  const part = (name: string, value: string, extra = '') => `--${b}\r\nContent-Disposition: form-data; name="${name}"${extra}\r\n\r\n${value}\r\n`
+  const part = (name: string, value: string, extra = '') =>
+    `--${b}\r\nContent-Disposition: form-data; name="${name}"${extra}\r\n\r\n${value}\r\n`
   const file = (name: string, filename: string, bytes: string, type = 'image/png') =>
     `--${b}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n${bytes}\r\n`
   const end = `--${b}--\r\n`
@@ -44,14 +48,29 @@ test('fuzz: multipart edge cases on create and update get a clear 4xx and change
     ['empty body', ''],
     ['garbage', 'this is not multipart at all'],
     ['truncated header', `--${b}\r\nContent-Disposition: form-da`],
-    ['truncated file', part('title', 'Hello world') + part('content', 'Some content') + `--${b}\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\n\r\n${pngText.slice(0, 30)}`],
+    [
+      'truncated file',
+      part('title', 'Hello world') +
+        part('content', 'Some content') +
+        `--${b}\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\n\r\n${pngText.slice(0, 30)}`
+    ],
     ['file in the wrong field', part('title', 'Hello world') + part('content', 'Some content') + file('photo', 'a.png', pngText) + end],
     ['title as a file', file('title', 't.txt', 'Hello world', 'text/plain') + part('content', 'Some content') + end],
     ['huge field', part('title', 'x'.repeat(300 * 1024)) + part('content', 'Some content') + file('image', 'a.png', pngText) + end],
     ['huge field name', part('n'.repeat(500), 'v') + part('content', 'Some content') + file('image', 'a.png', pngText) + end],
     ['too many fields', Array.from({ length: 30 }, (_, i) => part(`f${i}`, 'v')).join('') + end],
-    ['two files', part('title', 'Hello world') + part('content', 'Some content') + file('image', 'a.png', pngText) + file('image', 'b.png', pngText) + end],
-    ['oversized file', part('title', 'Hello world') + part('content', 'Some content') + file('image', 'a.png', pngText + 'x'.repeat(8000)) + end],
+    [
+      'two files',
+      part('title', 'Hello world') +
+        part('content', 'Some content') +
+        file('image', 'a.png', pngText) +
+        file('image', 'b.png', pngText) +
+        end
+    ],
+    [
+      'oversized file',
+      part('title', 'Hello world') + part('content', 'Some content') + file('image', 'a.png', pngText + 'x'.repeat(8000)) + end
+    ],
     ['text file named png', part('title', 'Hello world') + part('content', 'Some content') + file('image', 'a.png', 'plain text') + end],
     ['json field', part('title', '{"a":', '\r\nContent-Type: application/json') + part('content', 'Some content') + end],
     ['proto field', part('__proto__', 'x') + part('title', 'Hello world') + end],
@@ -61,17 +80,22 @@ test('fuzz: multipart edge cases on create and update get a clear 4xx and change
   ]
   // The cases are 4xx for their own reason: the same form with a proper file is accepted.
   const good = await f.app.inject({
-    method: 'POST', url: '/feed/post',
+    method: 'POST',
+    url: '/feed/post',
     headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${b}` },
     payload: Buffer.from(part('title', 'Hello world') + part('content', 'Some content') + file('image', 'a.png', pngText) + end, 'latin1')
   })
   assert.equal(good.statusCode, 201, good.body)
   await f.call(token, 'DELETE', `/feed/post/${good.json().post._id}`)
-  for (const [method, url] of [['POST', '/feed/post'], ['PUT', `/feed/post/${id}`]] as const) {
+  for (const [method, url] of [
+    ['POST', '/feed/post'],
+    ['PUT', `/feed/post/${id}`]
+  ] as const) {
     for (const [name, payload, contentType] of cases) {
       const before = await snapshotTables(f.database, 'feed_')
       const response = await f.app.inject({
-        method, url,
+        method,
+        url,
         headers: { authorization: `Bearer ${token}`, 'content-type': contentType ?? `multipart/form-data; boundary=${b}` },
         payload: typeof payload === 'string' ? Buffer.from(payload, 'latin1') : payload
       })

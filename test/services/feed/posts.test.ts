@@ -43,7 +43,13 @@ test('create (multipart): 201 with the post, creator {_id, name}; the image is s
   assert.equal(JSON.parse(missing.body).message, 'Image not found.')
   assert.equal((await f.app.inject({ url: `/${post.imageUrl.replace('.png', '.jpg')}` })).statusCode, 404)
 
-  const jpeg = await f.form(token, 'POST', '/feed/post', { title: 'A jpeg post', content: 'Some content' }, { filename: 'x.jpeg', contentType: 'image/jpeg', bytes: makeJpeg() })
+  const jpeg = await f.form(
+    token,
+    'POST',
+    '/feed/post',
+    { title: 'A jpeg post', content: 'Some content' },
+    { filename: 'x.jpeg', contentType: 'image/jpeg', bytes: makeJpeg() }
+  )
   assert.equal(jpeg.status, 201)
   assert.match(jpeg.json.post.imageUrl, /\.jpg$/)
   assert.equal((await f.app.inject({ url: `/${jpeg.json.post.imageUrl}` })).headers['content-type'], 'image/jpeg')
@@ -55,7 +61,10 @@ test('create: validation and image problems are 422 with clear messages, and not
   const short = await f.form(token, 'POST', '/feed/post', { title: ' abc ', content: 'abcd' }, png())
   assert.equal(short.status, 422)
   assert.equal(short.json.message, 'Validation failed, entered data is incorrect.')
-  assert.deepEqual(short.json.data.map((d: any) => d.param), ['title', 'content'])
+  assert.deepEqual(
+    short.json.data.map((d: any) => d.param),
+    ['title', 'content']
+  )
 
   const noImage = await f.form(token, 'POST', '/feed/post', { title: 'Hello world', content: 'Some content' })
   assert.equal(noImage.status, 422)
@@ -63,28 +72,45 @@ test('create: validation and image problems are 422 with clear messages, and not
   const undefinedImage = await f.form(token, 'POST', '/feed/post', { title: 'Hello world', content: 'Some content', image: 'undefined' })
   assert.equal(undefinedImage.json.message, 'No image provided.')
 
-  const gif = await f.form(token, 'POST', '/feed/post', { title: 'Hello world', content: 'Some content' },
-    { filename: 'fake.png', contentType: 'image/png', bytes: Buffer.from('GIF89a not really a png') })
+  const gif = await f.form(
+    token,
+    'POST',
+    '/feed/post',
+    { title: 'Hello world', content: 'Some content' },
+    { filename: 'fake.png', contentType: 'image/png', bytes: Buffer.from('GIF89a not really a png') }
+  )
   assert.equal(gif.status, 422)
   assert.equal(gif.json.code, 'FEED_IMAGE_INVALID')
   assert.match(gif.json.message, /PNG or JPEG/)
 
-  const big = await f.form(token, 'POST', '/feed/post', { title: 'Hello world', content: 'Some content' }, png('big.png', Buffer.concat([makePng(), Buffer.alloc(4096)])))
+  const big = await f.form(
+    token,
+    'POST',
+    '/feed/post',
+    { title: 'Hello world', content: 'Some content' },
+    png('big.png', Buffer.concat([makePng(), Buffer.alloc(4096)]))
+  )
   assert.equal(big.status, 422)
   assert.equal(big.json.code, 'FEED_IMAGE_TOO_LARGE')
   assert.match(big.json.message, /larger than the limit of 2048 bytes/)
 
   const twoFiles = await f.app.inject({
-    method: 'POST', url: '/feed/post',
+    method: 'POST',
+    url: '/feed/post',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'multipart/form-data; boundary=b' },
-    payload: '--b\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\n\r\nxx\r\n--b\r\nContent-Disposition: form-data; name="image"; filename="b.png"\r\n\r\nyy\r\n--b--\r\n'
+    payload:
+      '--b\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\n\r\nxx\r\n' +
+      '--b\r\nContent-Disposition: form-data; name="image"; filename="b.png"\r\n\r\nyy\r\n--b--\r\n'
   })
   assert.equal(twoFiles.statusCode, 422)
 
   const truncated = await f.app.inject({
-    method: 'POST', url: '/feed/post',
+    method: 'POST',
+    url: '/feed/post',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'multipart/form-data; boundary=b' },
-    payload: '--b\r\nContent-Disposition: form-data; name="title"\r\n\r\nHello world\r\n--b\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\n\r\n\x89PNG'
+    payload:
+      '--b\r\nContent-Disposition: form-data; name="title"\r\n\r\nHello world\r\n' +
+      '--b\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\n\r\n\x89PNG'
   })
   assert.equal(truncated.statusCode, 400)
   assert.equal(JSON.parse(truncated.body).code, 'FEED_MULTIPART_INVALID')
@@ -105,13 +131,22 @@ test('list: newest first, 2 per page by default, perPage up to 100, totalItems',
   assert.equal(page1.status, 200)
   assert.equal(page1.json.message, 'Fetched posts successfully.')
   assert.equal(page1.json.totalItems, 5)
-  assert.deepEqual(page1.json.posts.map((p: any) => p._id), [ids[4], ids[3]])
+  assert.deepEqual(
+    page1.json.posts.map((p: any) => p._id),
+    [ids[4], ids[3]]
+  )
   assert.equal(page1.json.posts[0].creator.name, 'Tester')
   const page3 = await f.call(token, 'GET', '/feed/posts?page=3')
-  assert.deepEqual(page3.json.posts.map((p: any) => p._id), [ids[0]])
+  assert.deepEqual(
+    page3.json.posts.map((p: any) => p._id),
+    [ids[0]]
+  )
   assert.deepEqual((await f.call(token, 'GET', '/feed/posts?page=9')).json.posts, [])
   const all = await f.call(token, 'GET', '/feed/posts?perPage=100')
-  assert.deepEqual(all.json.posts.map((p: any) => p._id), [...ids].reverse())
+  assert.deepEqual(
+    all.json.posts.map((p: any) => p._id),
+    [...ids].reverse()
+  )
   for (const bad of ['page=0', 'page=abc', 'perPage=101', 'perPage=0', 'page=-1']) {
     const response = await f.call(token, 'GET', `/feed/posts?${bad}`)
     assert.equal(response.status, 422, bad)
@@ -141,14 +176,22 @@ test('update: the image path keeps the image, a new file replaces it and removes
   const post = await createPost(f, ann.token)
 
   // The original client re-sends the old path in the field image.
-  const keep = await f.form(ann.token, 'PUT', `/feed/post/${post._id}`, { title: 'Edited title', content: 'Edited content', image: post.imageUrl })
+  const keep = await f.form(ann.token, 'PUT', `/feed/post/${post._id}`, {
+    title: 'Edited title',
+    content: 'Edited content',
+    image: post.imageUrl
+  })
   assert.equal(keep.status, 200)
   assert.equal(keep.json.message, 'Post updated!')
   assert.equal(keep.json.post.title, 'Edited title')
   assert.equal(keep.json.post.imageUrl, post.imageUrl)
   assert.deepEqual(keep.json.post.creator, post.creator)
 
-  const json = await f.call(ann.token, 'PUT', `/feed/post/${post._id}`, { title: 'JSON edited', content: 'JSON content', imageUrl: `http://127.0.0.1:3300/${post.imageUrl}` })
+  const json = await f.call(ann.token, 'PUT', `/feed/post/${post._id}`, {
+    title: 'JSON edited',
+    content: 'JSON content',
+    imageUrl: `http://127.0.0.1:3300/${post.imageUrl}`
+  })
   assert.equal(json.status, 200)
   assert.equal(json.json.post.imageUrl, post.imageUrl)
 
@@ -156,23 +199,41 @@ test('update: the image path keeps the image, a new file replaces it and removes
   assert.equal(noFile.status, 422)
   assert.equal(noFile.json.message, 'No file picked.')
 
-  const replaced = await f.form(ann.token, 'PUT', `/feed/post/${post._id}`, { title: 'New image', content: 'Edited content', image: post.imageUrl }, png('new.png', makePng([1, 2, 3])))
+  const replaced = await f.form(
+    ann.token,
+    'PUT',
+    `/feed/post/${post._id}`,
+    { title: 'New image', content: 'Edited content', image: post.imageUrl },
+    png('new.png', makePng([1, 2, 3]))
+  )
   assert.equal(replaced.status, 200)
   assert.notEqual(replaced.json.post.imageUrl, post.imageUrl)
   assert.equal((await f.app.inject({ url: `/${post.imageUrl}` })).statusCode, 404, 'the old image is removed')
   assert.equal((await f.app.inject({ url: `/${replaced.json.post.imageUrl}` })).statusCode, 200)
   assert.equal(await imageCount(f), 1)
 
-  const forbidden = await f.form(bob.token, 'PUT', `/feed/post/${post._id}`, { title: 'Hijacked!', content: 'Hijacked!', image: replaced.json.post.imageUrl })
+  const forbidden = await f.form(bob.token, 'PUT', `/feed/post/${post._id}`, {
+    title: 'Hijacked!',
+    content: 'Hijacked!',
+    image: replaced.json.post.imageUrl
+  })
   assert.equal(forbidden.status, 403)
   assert.equal(forbidden.json.message, 'Not authorized!')
   // Bob cannot pin Ann's image to a post of his own either.
   const bobPost = await createPost(f, bob.token, 'Bob writes')
-  const steal = await f.call(bob.token, 'PUT', `/feed/post/${bobPost._id}`, { title: 'Bob writes', content: 'Some content', imageUrl: replaced.json.post.imageUrl })
+  const steal = await f.call(bob.token, 'PUT', `/feed/post/${bobPost._id}`, {
+    title: 'Bob writes',
+    content: 'Some content',
+    imageUrl: replaced.json.post.imageUrl
+  })
   assert.equal(steal.status, 422)
   assert.equal(steal.json.code, 'FEED_IMAGE_UNKNOWN')
 
-  const missing = await f.form(ann.token, 'PUT', '/feed/post/999', { title: 'Edited title', content: 'Edited content', image: post.imageUrl })
+  const missing = await f.form(ann.token, 'PUT', '/feed/post/999', {
+    title: 'Edited title',
+    content: 'Edited content',
+    image: post.imageUrl
+  })
   assert.equal(missing.status, 404)
   const stored = await f.call(ann.token, 'GET', `/feed/post/${post._id}`)
   assert.equal(stored.json.post.title, 'New image')
@@ -208,9 +269,17 @@ test('the OpenAPI document lists every feed route with tags, summaries and the m
   const f = await startFeed()
   const doc = f.app.swagger() as any
   const expected = [
-    ['/auth/signup', 'put'], ['/auth/signup', 'post'], ['/auth/login', 'post'], ['/auth/status', 'get'], ['/auth/status', 'patch'],
-    ['/feed/posts', 'get'], ['/feed/post', 'post'], ['/feed/post/{postId}', 'get'], ['/feed/post/{postId}', 'put'],
-    ['/feed/post/{postId}', 'delete'], ['/images/{file}', 'get']
+    ['/auth/signup', 'put'],
+    ['/auth/signup', 'post'],
+    ['/auth/login', 'post'],
+    ['/auth/status', 'get'],
+    ['/auth/status', 'patch'],
+    ['/feed/posts', 'get'],
+    ['/feed/post', 'post'],
+    ['/feed/post/{postId}', 'get'],
+    ['/feed/post/{postId}', 'put'],
+    ['/feed/post/{postId}', 'delete'],
+    ['/images/{file}', 'get']
   ]
   for (const [path, method] of expected) {
     const operation = doc.paths[path as string]?.[method as string]

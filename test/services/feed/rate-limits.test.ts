@@ -6,9 +6,15 @@ import { injectedResponse, type InjectedResponse } from '../../helpers/inject.js
 
 /** A login (or other JSON request) from a given client address. */
 async function from(feed: FeedHarness, address: string, method: 'POST' | 'PUT', url: string, body: unknown): Promise<InjectedResponse> {
-  return injectedResponse(await feed.app.inject({
-    method, url, remoteAddress: address, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body)
-  }))
+  return injectedResponse(
+    await feed.app.inject({
+      method,
+      url,
+      remoteAddress: address,
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify(body)
+    })
+  )
 }
 const login = (feed: FeedHarness, address: string, email: string, password: string) =>
   from(feed, address, 'POST', '/auth/login', { email, password })
@@ -92,9 +98,16 @@ test('sign-up: 20 attempts per client address per hour (also invalid ones); othe
   for (let i = 1; i < 20; i++) assert.equal((await signup('203.0.113.9', `u${i}@example.com`)).status, 201)
   const refused = await signup('203.0.113.9', 'u20@example.com')
   assertLimited(refused, 'FEED_TOO_MANY_ATTEMPTS', 3600)
-  assert.equal(await feed.database.db.selectFrom('feed_users').select('id').where('email_key', '=', 'u20@example.com').executeTakeFirst(), undefined)
+  assert.equal(
+    await feed.database.db.selectFrom('feed_users').select('id').where('email_key', '=', 'u20@example.com').executeTakeFirst(),
+    undefined
+  )
   // POST is the same route as PUT.
-  assertLimited(await from(feed, '203.0.113.9', 'POST', '/auth/signup', { email: 'u21@example.com', name: 'N', password: 'secret123' }), 'FEED_TOO_MANY_ATTEMPTS', 3600)
+  assertLimited(
+    await from(feed, '203.0.113.9', 'POST', '/auth/signup', { email: 'u21@example.com', name: 'N', password: 'secret123' }),
+    'FEED_TOO_MANY_ATTEMPTS',
+    3600
+  )
   assert.equal((await signup('2001:db8:1::1', 'u20@example.com')).status, 201)
   // One IPv6 host holds a /64: its other addresses share the count.
   for (let i = 2; i <= 20; i++) assert.equal((await signup(`2001:db8:1::${i.toString(16)}`, `v${i}@example.com`)).status, 201)
@@ -134,7 +147,9 @@ test('two instances on one Redis share the counts', async (t) => {
   assertLimited(await login(two, '192.0.2.78', 'eve@example.com', 'right-password'), 'FEED_LOGIN_LOCKED', 900)
 
   // Per client too: 30 attempts spread over both, then both refuse that client, in parallel as well.
-  const attempts = await Promise.all(Array.from({ length: 40 }, (_, i) => login(i % 2 ? two : one, '203.0.113.50', `x${i}@example.com`, 'wrong')))
+  const attempts = await Promise.all(
+    Array.from({ length: 40 }, (_, i) => login(i % 2 ? two : one, '203.0.113.50', `x${i}@example.com`, 'wrong'))
+  )
   assert.deepEqual(tally(attempts), { 401: 30, '429 FEED_TOO_MANY_ATTEMPTS': 10 })
 
   // An instance with another prefix (another deployment on the same Redis) counts on its own.

@@ -11,13 +11,18 @@ const setups: { name: string; options: () => StartFeedOptions | undefined }[] = 
   { name: 'in-process adapter', options: () => ({}) },
   {
     name: 'Redis adapter',
-    options: () => process.env.REDIS_URL ? { redisUrl: process.env.REDIS_URL, redisKey: `quartet-feed-test-${randomBytes(6).toString('hex')}` } : undefined
+    options: () =>
+      process.env.REDIS_URL
+        ? { redisUrl: process.env.REDIS_URL, redisKey: `quartet-feed-test-${randomBytes(6).toString('hex')}` }
+        : undefined
   }
 ]
 
 function connectError(promise: Promise<unknown>): Promise<Error & { data?: { code?: string } }> {
   return promise.then(
-    () => { throw new Error('the handshake was accepted') },
+    () => {
+      throw new Error('the handshake was accepted')
+    },
     (error: Error & { data?: { code?: string } }) => error
   )
 }
@@ -28,26 +33,30 @@ for (const setup of setups) {
     const feed = await startFeed({ ...options, env: { FEED_CORS_ORIGINS: ALLOWED, ...env } })
     return { feed, base: await feed.listen() }
   }
-  const skip = () => setup.options() === undefined ? 'needs REDIS_URL' : false
+  const skip = () => (setup.options() === undefined ? 'needs REDIS_URL' : false)
 
-  test(`${setup.name}: an origin outside FEED_CORS_ORIGINS is refused on WebSocket and polling; listed and absent origins connect`, { skip: skip() }, async () => {
-    const { feed, base } = await start()
-    const { token } = await feed.user('ann@example.com')
-    for (const transport of ['websocket', 'polling'] as const) {
-      const refused = await connectError(connectClient(base, { token }, { transports: [transport], extraHeaders: { origin: FOREIGN } }))
-      assert.match(refused.message, /websocket error|xhr poll error/, `${transport}: ${refused.message}`)
-      const allowed = await connectClient(base, { token }, { transports: [transport], extraHeaders: { origin: ALLOWED } })
-      assert.ok(allowed.connected, `${transport}: listed origin`)
+  test(
+    `${setup.name}: an origin outside FEED_CORS_ORIGINS is refused on WebSocket and polling; listed and absent origins connect`,
+    { skip: skip() },
+    async () => {
+      const { feed, base } = await start()
+      const { token } = await feed.user('ann@example.com')
+      for (const transport of ['websocket', 'polling'] as const) {
+        const refused = await connectError(connectClient(base, { token }, { transports: [transport], extraHeaders: { origin: FOREIGN } }))
+        assert.match(refused.message, /websocket error|xhr poll error/, `${transport}: ${refused.message}`)
+        const allowed = await connectClient(base, { token }, { transports: [transport], extraHeaders: { origin: ALLOWED } })
+        assert.ok(allowed.connected, `${transport}: listed origin`)
+      }
+      // What the server answers a polling handshake from a foreign page, and from a non-browser client.
+      const foreign = await fetch(`${base}/socket.io/?EIO=4&transport=polling`, { headers: { origin: FOREIGN } })
+      assert.equal(foreign.status, 403)
+      assert.match(await foreign.text(), /Origin https:\/\/attacker\.example is not allowed/)
+      assert.equal((await fetch(`${base}/socket.io/?EIO=4&transport=polling`)).status, 200)
+      // Loopback pages are no longer allowed once a list is configured.
+      await connectError(connectClient(base, { token }, { extraHeaders: { origin: 'http://127.0.0.1:3000' } }))
+      assert.ok((await connectClient(base, { token })).connected, 'no Origin header (quartet feed watch)')
     }
-    // What the server answers a polling handshake from a foreign page, and from a non-browser client.
-    const foreign = await fetch(`${base}/socket.io/?EIO=4&transport=polling`, { headers: { origin: FOREIGN } })
-    assert.equal(foreign.status, 403)
-    assert.match(await foreign.text(), /Origin https:\/\/attacker\.example is not allowed/)
-    assert.equal((await fetch(`${base}/socket.io/?EIO=4&transport=polling`)).status, 200)
-    // Loopback pages are no longer allowed once a list is configured.
-    await connectError(connectClient(base, { token }, { extraHeaders: { origin: 'http://127.0.0.1:3000' } }))
-    assert.ok((await connectClient(base, { token })).connected, 'no Origin header (quartet feed watch)')
-  })
+  )
 
   test(`${setup.name}: malformed, invalid and expired tokens are refused with a message that says why`, { skip: skip() }, async () => {
     // Anonymous listeners allowed: a bad token must not fall back to an anonymous connection.
@@ -70,30 +79,39 @@ for (const setup of setups) {
     assert.match(expired.message, /invalid or has expired/)
   })
 
-  test(`${setup.name}: by default only token holders get posts; an anonymous client is refused and told about FEED_SOCKET_ANONYMOUS`, { skip: skip() }, async () => {
-    const { feed, base } = await start()
-    const ann = await feed.user('ann@example.com', 'Ann')
-    const anonymous = await connectError(connectClient(base))
-    assert.match(anonymous.message, /live posts need a login token.*FEED_SOCKET_ANONYMOUS=1/)
-    assert.equal(anonymous.data?.code, 'FEED_NOT_AUTHENTICATED')
+  test(
+    `${setup.name}: by default only token holders get posts; an anonymous client is refused and told about FEED_SOCKET_ANONYMOUS`,
+    { skip: skip() },
+    async () => {
+      const { feed, base } = await start()
+      const ann = await feed.user('ann@example.com', 'Ann')
+      const anonymous = await connectError(connectClient(base))
+      assert.match(anonymous.message, /live posts need a login token.*FEED_SOCKET_ANONYMOUS=1/)
+      assert.equal(anonymous.data?.code, 'FEED_NOT_AUTHENTICATED')
 
-    const events = collectPosts(await connectClient(base, { token: ann.token }))
-    const created = await feed.form(ann.token, 'POST', '/feed/post', { title: 'For members', content: 'Only with a token' }, png())
-    assert.equal(created.status, 201)
-    await waitFor(() => events.length === 1, 5000, 'the token holder\'s create event')
-    assert.deepEqual(events[0], { action: 'create', post: created.json.post })
-  })
+      const events = collectPosts(await connectClient(base, { token: ann.token }))
+      const created = await feed.form(ann.token, 'POST', '/feed/post', { title: 'For members', content: 'Only with a token' }, png())
+      assert.equal(created.status, 201)
+      await waitFor(() => events.length === 1, 5000, "the token holder's create event")
+      assert.deepEqual(events[0], { action: 'create', post: created.json.post })
+    }
+  )
 
   test(`${setup.name}: with FEED_SOCKET_ANONYMOUS=1 a client without a token gets every post event`, { skip: skip() }, async () => {
     const { feed, base } = await start({ FEED_SOCKET_ANONYMOUS: '1' })
     const ann = await feed.user('ann@example.com', 'Ann')
     // The original course client: no auth at all, WebSocket after polling.
-    const anonymous = collectPosts(await connectClient(base, undefined, { transports: ['polling', 'websocket'], extraHeaders: { origin: ALLOWED } }))
+    const anonymous = collectPosts(
+      await connectClient(base, undefined, { transports: ['polling', 'websocket'], extraHeaders: { origin: ALLOWED } })
+    )
     const member = collectPosts(await connectClient(base, { token: ann.token }))
     const created = await feed.form(ann.token, 'POST', '/feed/post', { title: 'For everyone', content: 'Anonymous too' }, png())
     assert.equal((await feed.call(ann.token, 'DELETE', `/feed/post/${created.json.post._id}`)).status, 200)
     await waitFor(() => anonymous.length === 2 && member.length === 2, 5000, 'create and delete for both')
-    assert.deepEqual(anonymous, [{ action: 'create', post: created.json.post }, { action: 'delete', post: created.json.post._id }])
+    assert.deepEqual(anonymous, [
+      { action: 'create', post: created.json.post },
+      { action: 'delete', post: created.json.post._id }
+    ])
     assert.deepEqual(member, anonymous)
   })
 
@@ -101,11 +119,14 @@ for (const setup of setups) {
     const { feed, base } = await start()
     const { token: expiring } = await feed.user('ann@example.com')
     feed.advanceClock(3600 * 1000 - 1500)
-    const fresh = (await feed.call(undefined, 'POST', '/auth/login', { email: 'ann@example.com', password: 'secret123' })).json.token as string
+    const fresh = (await feed.call(undefined, 'POST', '/auth/login', { email: 'ann@example.com', password: 'secret123' })).json
+      .token as string
     const short = await connectClient(base, { token: expiring })
     const long = await connectClient(base, { token: fresh })
     let reason: string | undefined
-    short.once('disconnect', (why) => { reason = why })
+    short.once('disconnect', (why) => {
+      reason = why
+    })
     assert.ok(short.connected, 'connected while the token is valid')
     await waitFor(() => reason !== undefined, 6000, 'the expired socket to be disconnected')
     assert.equal(reason, 'io server disconnect')

@@ -3,29 +3,37 @@ import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { collectPosts, connectClient, png, startFeed, waitFor } from '../../helpers/feed.js'
 
-test('Socket.IO "posts": create (creator populated), update and delete reach anonymous (FEED_SOCKET_ANONYMOUS=1) and authenticated listeners', async () => {
-  const f = await startFeed({ env: { FEED_SOCKET_ANONYMOUS: '1' } })
-  const base = await f.listen()
-  const { token, userId } = await f.user('ann@example.com', 'Ann')
-  const anonymous = collectPosts(await connectClient(base))
-  const authenticated = collectPosts(await connectClient(base, { token }))
+test(
+  'Socket.IO "posts": create (creator populated), ' +
+    'update and delete reach anonymous (FEED_SOCKET_ANONYMOUS=1) and authenticated listeners',
+  async () => {
+    const f = await startFeed({ env: { FEED_SOCKET_ANONYMOUS: '1' } })
+    const base = await f.listen()
+    const { token, userId } = await f.user('ann@example.com', 'Ann')
+    const anonymous = collectPosts(await connectClient(base))
+    const authenticated = collectPosts(await connectClient(base, { token }))
 
-  const created = await f.form(token, 'POST', '/feed/post', { title: 'Live post', content: 'Hello listeners' }, png())
-  assert.equal(created.status, 201)
-  await waitFor(() => anonymous.length === 1 && authenticated.length === 1, 5000, 'create event')
-  assert.deepEqual(anonymous[0], { action: 'create', post: created.json.post })
-  assert.deepEqual(anonymous[0].post.creator, { _id: userId, name: 'Ann' })
+    const created = await f.form(token, 'POST', '/feed/post', { title: 'Live post', content: 'Hello listeners' }, png())
+    assert.equal(created.status, 201)
+    await waitFor(() => anonymous.length === 1 && authenticated.length === 1, 5000, 'create event')
+    assert.deepEqual(anonymous[0], { action: 'create', post: created.json.post })
+    assert.deepEqual(anonymous[0].post.creator, { _id: userId, name: 'Ann' })
 
-  const id = created.json.post._id
-  const updated = await f.form(token, 'PUT', `/feed/post/${id}`, { title: 'Live post, edited', content: 'Hello again', image: created.json.post.imageUrl })
-  await waitFor(() => anonymous.length === 2, 5000, 'update event')
-  assert.deepEqual(anonymous[1], { action: 'update', post: updated.json.post })
+    const id = created.json.post._id
+    const updated = await f.form(token, 'PUT', `/feed/post/${id}`, {
+      title: 'Live post, edited',
+      content: 'Hello again',
+      image: created.json.post.imageUrl
+    })
+    await waitFor(() => anonymous.length === 2, 5000, 'update event')
+    assert.deepEqual(anonymous[1], { action: 'update', post: updated.json.post })
 
-  assert.equal((await f.call(token, 'DELETE', `/feed/post/${id}`)).status, 200)
-  await waitFor(() => anonymous.length === 3 && authenticated.length === 3, 5000, 'delete event')
-  assert.deepEqual(anonymous[2], { action: 'delete', post: id })
-  assert.deepEqual(authenticated, anonymous)
-})
+    assert.equal((await f.call(token, 'DELETE', `/feed/post/${id}`)).status, 200)
+    await waitFor(() => anonymous.length === 3 && authenticated.length === 3, 5000, 'delete event')
+    assert.deepEqual(anonymous[2], { action: 'delete', post: id })
+    assert.deepEqual(authenticated, anonymous)
+  }
+)
 
 test('rejected writes emit nothing', async () => {
   const f = await startFeed()
@@ -37,14 +45,26 @@ test('rejected writes emit nothing', async () => {
   await waitFor(() => events.length === 1)
   assert.equal((await f.form(ann.token, 'POST', '/feed/post', { title: 'x', content: 'y' }, png())).status, 422)
   assert.equal((await f.call(bob.token, 'DELETE', `/feed/post/${post.json.post._id}`)).status, 403)
-  assert.equal((await f.call(bob.token, 'PUT', `/feed/post/${post.json.post._id}`, { title: 'Bob edits', content: 'Bob edits', imageUrl: post.json.post.imageUrl })).status, 403)
+  assert.equal(
+    (
+      await f.call(bob.token, 'PUT', `/feed/post/${post.json.post._id}`, {
+        title: 'Bob edits',
+        content: 'Bob edits',
+        imageUrl: post.json.post.imageUrl
+      })
+    ).status,
+    403
+  )
   // A marker event proves the earlier (rejected) requests had their chance to emit.
   await f.call(ann.token, 'DELETE', `/feed/post/${post.json.post._id}`)
   await waitFor(() => events.length === 2)
-  assert.deepEqual(events.map((e) => e.action), ['create', 'delete'])
+  assert.deepEqual(
+    events.map((e) => e.action),
+    ['create', 'delete']
+  )
 })
 
-test('two instances on one database and Redis deliver each other\'s events', async (t) => {
+test("two instances on one database and Redis deliver each other's events", async (t) => {
   const redisUrl = process.env.REDIS_URL
   if (!redisUrl || !process.env.DATABASE_URL) {
     t.skip('needs REDIS_URL and DATABASE_URL')

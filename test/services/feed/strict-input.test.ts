@@ -19,7 +19,12 @@ test('feed: JSON values of the wrong type are 422 and nothing is written; form f
 
   await t.test('a body of the wrong top-level type is 422; sign-up with a number for the name creates no user', async () => {
     for (const payload of ['true', '"x"', '[]', '5']) {
-      const res = await f.app.inject({ method: 'PATCH', url: '/auth/status', headers: { authorization: `Bearer ${ann.token}`, 'content-type': 'application/json' }, payload })
+      const res = await f.app.inject({
+        method: 'PATCH',
+        url: '/auth/status',
+        headers: { authorization: `Bearer ${ann.token}`, 'content-type': 'application/json' },
+        payload
+      })
       assert.equal(res.statusCode, 422, payload)
       assert.equal(res.json().code, 'FEED_VALIDATION_FAILED', payload)
     }
@@ -50,7 +55,12 @@ test('feed: JSON values of the wrong type are 422 and nothing is written; form f
     assert.equal((await f.call(ann.token, 'GET', `/feed/post/${'9'.repeat(200)}`)).status, 404)
     assert.equal((await f.call(ann.token, 'GET', '/feed/post/1e309')).status, 404)
     for (const method of ['GET', 'PUT', 'DELETE']) {
-      const res = await f.call(ann.token, method, '/feed/post/Infinity', method === 'PUT' ? { title: 'A title', content: 'Some content' } : undefined)
+      const res = await f.call(
+        ann.token,
+        method,
+        '/feed/post/Infinity',
+        method === 'PUT' ? { title: 'A title', content: 'Some content' } : undefined
+      )
       assert.equal(res.status, 404, `${method}: ${res.body}`)
       assert.equal(res.json.message, 'Could not find post.')
     }

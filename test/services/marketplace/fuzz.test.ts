@@ -12,8 +12,15 @@ test('fuzz every route with a merchant and a channel key: no 5xx, errors in the 
   // Some real data so that valid-looking references reach deeper rules.
   await m.call(mk, 'POST', '/products', [product('1'), product('2', { Children: [product('3')] })])
   const order = (await m.call(ck, 'POST', '/orders', orderBody('1', [['1', 5, 10]]))).json.Content
-  await m.call(mk, 'POST', '/orders/acknowledge', { MerchantOrderReference: '1', OrderId: order.Id, Lines: [{ OrderLineId: order.Lines[0].Id, MerchantOrderLineReference: '1' }] })
-  for (const [key, seed] of [[mk, 7], [ck, 11]] as const) {
+  await m.call(mk, 'POST', '/orders/acknowledge', {
+    MerchantOrderReference: '1',
+    OrderId: order.Id,
+    Lines: [{ OrderLineId: order.Lines[0].Id, MerchantOrderLineReference: '1' }]
+  })
+  for (const [key, seed] of [
+    [mk, 7],
+    [ck, 11]
+  ] as const) {
     const report = await fuzzService({
       app: m.app,
       openapi: m.app.swagger(),

@@ -30,19 +30,40 @@ test('tenant isolation: another customer and another channel see nothing of each
 
   // Acknowledging another customer's order id: 404.
   const foreign = acmeOrders[0]
-  const steal = await m.call(globex, 'POST', '/orders/acknowledge', { MerchantOrderReference: 'G1', OrderId: foreign.Id, Lines: [{ OrderLineId: foreign.Lines[0].Id, MerchantOrderLineReference: 'G1-1' }] })
+  const steal = await m.call(globex, 'POST', '/orders/acknowledge', {
+    MerchantOrderReference: 'G1',
+    OrderId: foreign.Id,
+    Lines: [{ OrderLineId: foreign.Lines[0].Id, MerchantOrderLineReference: 'G1-1' }]
+  })
   assert.equal(steal.status, 404)
   for (const [i, o] of acmeOrders.entries()) {
-    const r = await m.call(acme, 'POST', '/orders/acknowledge', { MerchantOrderReference: `A${i}`, OrderId: o.Id, Lines: [{ OrderLineId: o.Lines[0].Id, MerchantOrderLineReference: `A${i}-1` }] })
+    const r = await m.call(acme, 'POST', '/orders/acknowledge', {
+      MerchantOrderReference: `A${i}`,
+      OrderId: o.Id,
+      Lines: [{ OrderLineId: o.Lines[0].Id, MerchantOrderLineReference: `A${i}-1` }]
+    })
     assert.equal(r.status, 201, r.body)
   }
   // References are per customer: GLOBEX may use A0 too.
   const g = globexOrders[0]
-  assert.equal((await m.call(globex, 'POST', '/orders/acknowledge', { MerchantOrderReference: 'A0', OrderId: g.Id, Lines: [{ OrderLineId: g.Lines[0].Id, MerchantOrderLineReference: 'A0-1' }] })).status, 201)
+  assert.equal(
+    (
+      await m.call(globex, 'POST', '/orders/acknowledge', {
+        MerchantOrderReference: 'A0',
+        OrderId: g.Id,
+        Lines: [{ OrderLineId: g.Lines[0].Id, MerchantOrderLineReference: 'A0-1' }]
+      })
+    ).status,
+    201
+  )
   assert.equal((await m.call(globex, 'GET', '/orders/A1')).status, 404)
   assert.equal((await m.call(acme, 'GET', '/orders/A0')).json.Content.ChannelName, 'bol')
 
-  const shipment = { MerchantShipmentReference: 'S', MerchantOrderReference: 'A1', Lines: [{ MerchantOrderLineReference: 'A1-1', Quantity: 1 }] }
+  const shipment = {
+    MerchantShipmentReference: 'S',
+    MerchantOrderReference: 'A1',
+    Lines: [{ MerchantOrderLineReference: 'A1-1', Quantity: 1 }]
+  }
   assert.equal((await m.call(globex, 'POST', '/shipments', shipment)).status, 404)
   assert.equal((await m.call(acme, 'POST', '/shipments', shipment)).status, 201)
   assert.equal((await m.call(globex, 'GET', '/shipments/S')).status, 404)
@@ -52,16 +73,43 @@ test('tenant isolation: another customer and another channel see nothing of each
   assert.equal((await m.call(bol, 'GET', '/shipments?createdSince=2000-01-01')).json.TotalCount, 0)
   assert.equal((await m.call(bol, 'GET', '/shipments/S')).status, 404)
   // A channel can return only its own orders.
-  assert.equal((await m.call(bol, 'POST', '/returns', { ChannelReturnReference: 'R', MerchantOrderReference: 'A1', Lines: [{ MerchantOrderLineReference: 'A1-1', Quantity: 1 }] })).status, 404)
-  assert.equal((await m.call(amazon, 'POST', '/returns', { ChannelReturnReference: 'R', MerchantOrderReference: 'A1', Lines: [{ MerchantOrderLineReference: 'A1-1', Quantity: 1 }] })).status, 201)
+  assert.equal(
+    (
+      await m.call(bol, 'POST', '/returns', {
+        ChannelReturnReference: 'R',
+        MerchantOrderReference: 'A1',
+        Lines: [{ MerchantOrderLineReference: 'A1-1', Quantity: 1 }]
+      })
+    ).status,
+    404
+  )
+  assert.equal(
+    (
+      await m.call(amazon, 'POST', '/returns', {
+        ChannelReturnReference: 'R',
+        MerchantOrderReference: 'A1',
+        Lines: [{ MerchantOrderLineReference: 'A1-1', Quantity: 1 }]
+      })
+    ).status,
+    201
+  )
 
   // Product sync state is per channel.
   await m.call(bol, 'GET', '/products/data')
-  assert.equal((await m.call(bol, 'POST', '/products/data', { Created: [{ MerchantReference: 'SAME', ChannelReference: 'x' }] })).status, 201)
+  assert.equal(
+    (await m.call(bol, 'POST', '/products/data', { Created: [{ MerchantReference: 'SAME', ChannelReference: 'x' }] })).status,
+    201
+  )
   assert.equal((await m.call(amazon, 'GET', '/products/data')).json.ToBeCreatedTotalCount, 2)
   assert.equal((await m.call(bol, 'GET', '/products/data')).json.ToBeCreatedTotalCount, 1)
   // The same ChannelReference at another channel is fine; another customer's product is unknown.
-  assert.equal((await m.call(amazon, 'POST', '/products/data', { Created: [{ MerchantReference: 'SAME', ChannelReference: 'x' }] })).status, 201)
-  assert.equal((await m.call(globexBol, 'POST', '/products/data', { Created: [{ MerchantReference: 'ONLY-ACME', ChannelReference: 'y' }] })).status, 404)
+  assert.equal(
+    (await m.call(amazon, 'POST', '/products/data', { Created: [{ MerchantReference: 'SAME', ChannelReference: 'x' }] })).status,
+    201
+  )
+  assert.equal(
+    (await m.call(globexBol, 'POST', '/products/data', { Created: [{ MerchantReference: 'ONLY-ACME', ChannelReference: 'y' }] })).status,
+    404
+  )
   assert.equal((await m.call(globexBol, 'GET', '/products/data')).json.ToBeCreatedTotalCount, 1)
 })

@@ -10,7 +10,13 @@ import { callAsClient, clientProblems, type ClientCall, type ResponseType } from
  * deserialises into. Request bodies use the models' wire names (their attributeMap).
  */
 
-interface World { m: MarketplaceHarness; mk: string; ck: string; ids: Record<string, number>; orderId?: number }
+interface World {
+  m: MarketplaceHarness
+  mk: string
+  ck: string
+  ids: Record<string, number>
+  orderId?: number
+}
 interface Row {
   op: string
   /** The lib/Api file (operation) and lib/Model files (request, response) the row is derived from. */
@@ -23,21 +29,56 @@ interface Row {
 }
 
 const SINCE = { createdSince: '2016-11-15T00:00:00+00:00' }
-const address = { Gender: 'FEMALE', FirstName: 'Ann', LastName: 'Buyer', StreetName: 'Main', HouseNr: '1', ZipCode: '1000AA', City: 'Amsterdam', CountryIso: 'NL', CompanyName: null }
+const address = {
+  Gender: 'FEMALE',
+  FirstName: 'Ann',
+  LastName: 'Buyer',
+  StreetName: 'Main',
+  HouseNr: '1',
+  ZipCode: '1000AA',
+  City: 'Amsterdam',
+  CountryIso: 'NL',
+  CompanyName: null
+}
 
 const ROWS: Row[] = [
   {
-    op: 'productCreate', from: 'ProductApi.php; MerchantProductRequest.php, ExtraDataItem.php → SingleOfProductCreationResult.php', role: 'merchant',
-    call: () => ({ method: 'POST', path: '/products', body: [
-      { MerchantReference: 'TEE', Name: 'T-shirt', Brand: 'Acme', VatRateType: 'STANDARD', ExtraData: [{ Key: 'material', Value: 'cotton', Type: 'TEXT', IsPublic: true }], Url: 'https://shop.example/tee' },
-      { MerchantReference: 'TEE-M', ParentMerchantReference: 'TEE', Name: 'T-shirt M', Size: 'M', Stock: 12, Price: 19.99, MSRP: 24.95, VatRateType: 'STANDARD', Ean: null },
-      { MerchantReference: 'MUG', Name: 'Mug', Stock: 5, Price: 7.5, VatRateType: 'REDUCED' }
-    ] }),
+    op: 'productCreate',
+    from: 'ProductApi.php; MerchantProductRequest.php, ExtraDataItem.php → SingleOfProductCreationResult.php',
+    role: 'merchant',
+    call: () => ({
+      method: 'POST',
+      path: '/products',
+      body: [
+        {
+          MerchantReference: 'TEE',
+          Name: 'T-shirt',
+          Brand: 'Acme',
+          VatRateType: 'STANDARD',
+          ExtraData: [{ Key: 'material', Value: 'cotton', Type: 'TEXT', IsPublic: true }],
+          Url: 'https://shop.example/tee'
+        },
+        {
+          MerchantReference: 'TEE-M',
+          ParentMerchantReference: 'TEE',
+          Name: 'T-shirt M',
+          Size: 'M',
+          Stock: 12,
+          Price: 19.99,
+          MSRP: 24.95,
+          VatRateType: 'STANDARD',
+          Ean: null
+        },
+        { MerchantReference: 'MUG', Name: 'Mug', Stock: 5, Price: 7.5, VatRateType: 'REDUCED' }
+      ]
+    }),
     returns: { kind: 'Single', of: 'ProductCreationResult' },
     then: (body) => assert.deepEqual([body.Content.AcceptedCount, body.Content.RejectedCount], [3, 0])
   },
   {
-    op: 'productGetByMerchantReference', from: 'ProductApi.php → SingleOfMerchantProductResponse.php', role: 'merchant',
+    op: 'productGetByMerchantReference',
+    from: 'ProductApi.php → SingleOfMerchantProductResponse.php',
+    role: 'merchant',
     call: () => ({ method: 'GET', path: '/products/merchant/TEE' }),
     returns: { kind: 'Single', of: 'MerchantProductResponse' },
     then: (body) => {
@@ -46,7 +87,9 @@ const ROWS: Row[] = [
     }
   },
   {
-    op: 'productGetDataChanges', from: 'ProductApi.php (maxCount) → SingleOfChannelProductChangesResponse.php', role: 'channel',
+    op: 'productGetDataChanges',
+    from: 'ProductApi.php (maxCount) → SingleOfChannelProductChangesResponse.php',
+    role: 'channel',
     call: () => ({ method: 'GET', path: '/products/data', query: { maxCount: '100' } }),
     returns: { kind: 'Single', of: 'ChannelProductChangesResponse' },
     then: (body, w) => {
@@ -56,123 +99,269 @@ const ROWS: Row[] = [
     }
   },
   {
-    op: 'productAcknowledgeDataChanges', from: 'ProductApi.php; ChannelProcessedChangesRequest.php, ChannelReferencesRequest.php → ApiResponse.php', role: 'channel',
-    call: (w) => ({ method: 'POST', path: '/products/data', body: { Created: [{ Id: w.ids['T-shirt'], ChannelReference: 'bol-TEE' }, { Id: w.ids.Mug, ChannelReference: 'bol-MUG' }] } }),
+    op: 'productAcknowledgeDataChanges',
+    from: 'ProductApi.php; ChannelProcessedChangesRequest.php, ChannelReferencesRequest.php → ApiResponse.php',
+    role: 'channel',
+    call: (w) => ({
+      method: 'POST',
+      path: '/products/data',
+      body: {
+        Created: [
+          { Id: w.ids['T-shirt'], ChannelReference: 'bol-TEE' },
+          { Id: w.ids.Mug, ChannelReference: 'bol-MUG' }
+        ]
+      }
+    }),
     returns: { kind: 'ApiResponse' },
     then: async (_body, w) => {
       // The child follows once its parent is acknowledged: the same two calls again.
       const next = await callAsClient(w.m.app, w.ck, { method: 'GET', path: '/products/data' })
       const child = next.json.Content.ToBeCreated[0]
       assert.deepEqual([child.Name, child.ParentChannelReference], ['T-shirt M', 'bol-TEE'])
-      const ack = await callAsClient(w.m.app, w.ck, { method: 'POST', path: '/products/data', body: { Created: [{ Id: child.Id, ChannelReference: 'bol-TEE-M' }] } })
+      const ack = await callAsClient(w.m.app, w.ck, {
+        method: 'POST',
+        path: '/products/data',
+        body: { Created: [{ Id: child.Id, ChannelReference: 'bol-TEE-M' }] }
+      })
       assert.deepEqual(clientProblems(ack, { kind: 'ApiResponse' }), [])
       // A price change for the offers below.
-      const priced = await callAsClient(w.m.app, w.mk, { method: 'POST', path: '/products', body: [{ MerchantReference: 'MUG', Name: 'Mug', Stock: 5, Price: 8.5 }] })
+      const priced = await callAsClient(w.m.app, w.mk, {
+        method: 'POST',
+        path: '/products',
+        body: [{ MerchantReference: 'MUG', Name: 'Mug', Stock: 5, Price: 8.5 }]
+      })
       assert.equal(priced.status, 200, priced.body)
     }
   },
   {
-    op: 'productGetOfferChanges', from: 'ProductApi.php → CollectionOfChannelOfferResponse.php', role: 'channel',
+    op: 'productGetOfferChanges',
+    from: 'ProductApi.php → CollectionOfChannelOfferResponse.php',
+    role: 'channel',
     call: () => ({ method: 'GET', path: '/products/offers' }),
     returns: { kind: 'Collection', of: 'ChannelOfferResponse' },
-    then: (body) => assert.deepEqual(body.Content.map((o: any) => [o.ChannelProductReference, o.Price]), [['bol-MUG', 8.5]])
+    then: (body) =>
+      assert.deepEqual(
+        body.Content.map((o: any) => [o.ChannelProductReference, o.Price]),
+        [['bol-MUG', 8.5]]
+      )
   },
   {
-    op: 'productAcknowledgeOfferChanges', from: 'ProductApi.php (string[] body) → ApiResponse.php', role: 'channel',
+    op: 'productAcknowledgeOfferChanges',
+    from: 'ProductApi.php (string[] body) → ApiResponse.php',
+    role: 'channel',
     call: () => ({ method: 'POST', path: '/products/offers', body: ['bol-MUG'] }),
     returns: { kind: 'ApiResponse' }
   },
   {
-    op: 'orderCreate', from: 'OrderApi.php; ChannelOrderRequest.php, ChannelOrderLineRequest.php, EntitiesAddressModels.php → ApiResponse.php', role: 'channel',
-    call: () => ({ method: 'POST', path: '/orders', body: {
-      ChannelReference: 'BOL-1', Phone: '0612345678', Email: 'ann@example.com', PaymentMethod: 'iDEAL', ShippingCostsInclVat: 4.95, CurrencyCode: 'EUR',
-      OrderDate: '2016-11-15T14:26:08+00:00', ChannelCustomerReference: 'C-9', BillingAddress: { ...address, Original: 'Main 1, Amsterdam' }, ShippingAddress: address,
-      ExtraData: { campaign: 'autumn' },
-      Lines: [
-        { ChannelProductReference: 'bol-TEE-M', Quantity: 3, UnitPriceInclVat: 19.99, FeeFixed: 0, FeeRate: 0 },
-        { ChannelProductReference: 'bol-MUG', Quantity: 2, UnitPriceInclVat: 8.5 }
-      ]
-    } }),
+    op: 'orderCreate',
+    from: 'OrderApi.php; ChannelOrderRequest.php, ChannelOrderLineRequest.php, EntitiesAddressModels.php → ApiResponse.php',
+    role: 'channel',
+    call: () => ({
+      method: 'POST',
+      path: '/orders',
+      body: {
+        ChannelReference: 'BOL-1',
+        Phone: '0612345678',
+        Email: 'ann@example.com',
+        PaymentMethod: 'iDEAL',
+        ShippingCostsInclVat: 4.95,
+        CurrencyCode: 'EUR',
+        OrderDate: '2016-11-15T14:26:08+00:00',
+        ChannelCustomerReference: 'C-9',
+        BillingAddress: { ...address, Original: 'Main 1, Amsterdam' },
+        ShippingAddress: address,
+        ExtraData: { campaign: 'autumn' },
+        Lines: [
+          { ChannelProductReference: 'bol-TEE-M', Quantity: 3, UnitPriceInclVat: 19.99, FeeFixed: 0, FeeRate: 0 },
+          { ChannelProductReference: 'bol-MUG', Quantity: 2, UnitPriceInclVat: 8.5 }
+        ]
+      }
+    }),
     returns: { kind: 'ApiResponse' }
   },
   {
-    op: 'orderGetNew', from: 'OrderApi.php → CollectionOfMerchantOrderResponse.php, MerchantOrderResponse.php, MerchantOrderLineResponse.php', role: 'merchant',
+    op: 'orderGetNew',
+    from: 'OrderApi.php → CollectionOfMerchantOrderResponse.php, MerchantOrderResponse.php, MerchantOrderLineResponse.php',
+    role: 'merchant',
     call: () => ({ method: 'GET', path: '/orders/new' }),
     returns: { kind: 'Collection', of: 'MerchantOrderResponse' },
     then: (body, w) => {
       const order = body.Content[0]
-      assert.deepEqual(order.Lines.map((l: any) => [l.MerchantProductReference, l.Quantity]), [['TEE-M', 3], ['MUG', 2]])
+      assert.deepEqual(
+        order.Lines.map((l: any) => [l.MerchantProductReference, l.Quantity]),
+        [
+          ['TEE-M', 3],
+          ['MUG', 2]
+        ]
+      )
       w.orderId = order.Id
     }
   },
   {
-    op: 'orderAcknowledge', from: 'OrderApi.php; OrderAcknowledgement.php (no lines) → ApiResponse.php', role: 'merchant',
+    op: 'orderAcknowledge',
+    from: 'OrderApi.php; OrderAcknowledgement.php (no lines) → ApiResponse.php',
+    role: 'merchant',
     call: (w) => ({ method: 'POST', path: '/orders/acknowledge', body: { MerchantOrderReference: 'SO-1', OrderId: w.orderId } }),
     returns: { kind: 'ApiResponse' }
   },
   {
-    op: 'shipmentCreate', from: 'ShipmentApi.php; MerchantShipmentRequest.php, MerchantShipmentLineRequest.php → ApiResponse.php', role: 'merchant',
-    call: () => ({ method: 'POST', path: '/shipments', body: { MerchantReference: 'SH-1', MerchantOrderReference: 'SO-1', TrackTraceNo: '3S123', TrackTraceUrl: 'https://track.example/3S123', Method: 'PostNL', Lines: [{ MerchantProductReference: 'TEE-M', Quantity: 2 }] } }),
+    op: 'shipmentCreate',
+    from: 'ShipmentApi.php; MerchantShipmentRequest.php, MerchantShipmentLineRequest.php → ApiResponse.php',
+    role: 'merchant',
+    call: () => ({
+      method: 'POST',
+      path: '/shipments',
+      body: {
+        MerchantReference: 'SH-1',
+        MerchantOrderReference: 'SO-1',
+        TrackTraceNo: '3S123',
+        TrackTraceUrl: 'https://track.example/3S123',
+        Method: 'PostNL',
+        Lines: [{ MerchantProductReference: 'TEE-M', Quantity: 2 }]
+      }
+    }),
     returns: { kind: 'ApiResponse' }
   },
   {
-    op: 'shipmentIndex', from: 'ShipmentApi.php (createdSince) → CollectionOfChannelShipmentResponse.php, ChannelShipmentResponse.php', role: 'channel',
+    op: 'shipmentIndex',
+    from: 'ShipmentApi.php (createdSince) → CollectionOfChannelShipmentResponse.php, ChannelShipmentResponse.php',
+    role: 'channel',
     call: () => ({ method: 'GET', path: '/shipments', query: SINCE }),
     returns: { kind: 'Collection', of: 'ChannelShipmentResponse' },
-    then: (body) => assert.deepEqual(body.Content[0].Lines.map((l: any) => [l.ChannelProductReference, l.Quantity]), [['bol-TEE-M', 2]])
+    then: (body) =>
+      assert.deepEqual(
+        body.Content[0].Lines.map((l: any) => [l.ChannelProductReference, l.Quantity]),
+        [['bol-TEE-M', 2]]
+      )
   },
   {
-    op: 'backOrderCreate', from: 'BackOrderApi.php; BackOrder.php, BackOrderLine.php → ApiResponse.php', role: 'merchant',
+    op: 'backOrderCreate',
+    from: 'BackOrderApi.php; BackOrder.php, BackOrderLine.php → ApiResponse.php',
+    role: 'merchant',
     // The order was acknowledged without line references: the line is named by its product reference.
-    call: () => ({ method: 'POST', path: '/backorders', body: { MerchantBackorderReference: 'BO-1', MerchantOrderReference: 'SO-1', Lines: [{ MerchantOrderLineReference: 'TEE-M', Quantity: 1 }] } }),
+    call: () => ({
+      method: 'POST',
+      path: '/backorders',
+      body: {
+        MerchantBackorderReference: 'BO-1',
+        MerchantOrderReference: 'SO-1',
+        Lines: [{ MerchantOrderLineReference: 'TEE-M', Quantity: 1 }]
+      }
+    }),
     returns: { kind: 'ApiResponse' }
   },
   {
-    op: 'backOrderGet', from: 'BackOrderApi.php → SingleOfBackOrder.php', role: 'merchant',
+    op: 'backOrderGet',
+    from: 'BackOrderApi.php → SingleOfBackOrder.php',
+    role: 'merchant',
     call: () => ({ method: 'GET', path: '/backorders/BO-1' }),
     returns: { kind: 'Single', of: 'BackOrder' },
-    then: (body) => assert.deepEqual(body.Content.Lines.map((l: any) => [l.MerchantOrderLineReference, l.Quantity]), [['TEE-M', 1]])
+    then: (body) =>
+      assert.deepEqual(
+        body.Content.Lines.map((l: any) => [l.MerchantOrderLineReference, l.Quantity]),
+        [['TEE-M', 1]]
+      )
   },
   {
-    op: 'backOrderIndex', from: 'BackOrderApi.php (createdSince) → CollectionOfBackOrder.php', role: 'merchant',
+    op: 'backOrderIndex',
+    from: 'BackOrderApi.php (createdSince) → CollectionOfBackOrder.php',
+    role: 'merchant',
     call: () => ({ method: 'GET', path: '/backorders', query: SINCE }),
     returns: { kind: 'Collection', of: 'BackOrder' }
   },
   {
-    op: 'cancellationCreate', from: 'CancellationApi.php; MerchantCancellationRequest.php, MerchantCancellationLineRequest.php → ApiResponse.php', role: 'merchant',
-    call: () => ({ method: 'POST', path: '/cancellations', body: { MerchantReference: 'CA-1', MerchantOrderReference: 'SO-1', Reason: 'broken in stock', Lines: [{ MerchantProductReference: 'MUG', Quantity: 1 }] } }),
+    op: 'cancellationCreate',
+    from: 'CancellationApi.php; MerchantCancellationRequest.php, MerchantCancellationLineRequest.php → ApiResponse.php',
+    role: 'merchant',
+    call: () => ({
+      method: 'POST',
+      path: '/cancellations',
+      body: {
+        MerchantReference: 'CA-1',
+        MerchantOrderReference: 'SO-1',
+        Reason: 'broken in stock',
+        Lines: [{ MerchantProductReference: 'MUG', Quantity: 1 }]
+      }
+    }),
     returns: { kind: 'ApiResponse' }
   },
   {
-    op: 'cancellationIndex', from: 'CancellationApi.php (createdSince) → CollectionOfChannelCancellationResponse.php', role: 'channel',
+    op: 'cancellationIndex',
+    from: 'CancellationApi.php (createdSince) → CollectionOfChannelCancellationResponse.php',
+    role: 'channel',
     call: () => ({ method: 'GET', path: '/cancellations', query: SINCE }),
     returns: { kind: 'Collection', of: 'ChannelCancellationResponse' },
-    then: (body) => assert.deepEqual(body.Content[0].Lines.map((l: any) => [l.ChannelProductReference, l.Quantity]), [['bol-MUG', 1]])
+    then: (body) =>
+      assert.deepEqual(
+        body.Content[0].Lines.map((l: any) => [l.ChannelProductReference, l.Quantity]),
+        [['bol-MUG', 1]]
+      )
   },
   {
-    op: 'returnCreate_0', from: 'ReturnApi.php (POST /v2/returns/merchant); MerchantReturnRequest.php, MerchantReturnLineRequest.php → ApiResponse.php', role: 'merchant',
-    call: () => ({ method: 'POST', path: '/returns/merchant', body: { MerchantReference: 'RE-1', MerchantOrderReference: 'SO-1', Reason: 'PRODUCT_DEFECT', CustomerComment: 'seam', RefundInclVat: 19.99, Lines: [{ MerchantProductReference: 'TEE-M', Quantity: 1 }] } }),
+    op: 'returnCreate_0',
+    from: 'ReturnApi.php (POST /v2/returns/merchant); MerchantReturnRequest.php, MerchantReturnLineRequest.php → ApiResponse.php',
+    role: 'merchant',
+    call: () => ({
+      method: 'POST',
+      path: '/returns/merchant',
+      body: {
+        MerchantReference: 'RE-1',
+        MerchantOrderReference: 'SO-1',
+        Reason: 'PRODUCT_DEFECT',
+        CustomerComment: 'seam',
+        RefundInclVat: 19.99,
+        Lines: [{ MerchantProductReference: 'TEE-M', Quantity: 1 }]
+      }
+    }),
     returns: { kind: 'ApiResponse' }
   },
   {
-    op: 'returnCreate', from: 'ReturnApi.php (POST /v2/returns/channel); ChannelReturnRequest.php, ChannelReturnLineRequest.php → ApiResponse.php', role: 'channel',
-    call: () => ({ method: 'POST', path: '/returns/channel', body: { ChannelOrderReference: 'BOL-1', ChannelReference: 'BOL-R-1', Reason: 'PRODUCT_UNSATISFACTORY', Lines: [{ ChannelProductReference: 'bol-TEE-M', Quantity: 1 }] } }),
+    op: 'returnCreate',
+    from: 'ReturnApi.php (POST /v2/returns/channel); ChannelReturnRequest.php, ChannelReturnLineRequest.php → ApiResponse.php',
+    role: 'channel',
+    call: () => ({
+      method: 'POST',
+      path: '/returns/channel',
+      body: {
+        ChannelOrderReference: 'BOL-1',
+        ChannelReference: 'BOL-R-1',
+        Reason: 'PRODUCT_UNSATISFACTORY',
+        Lines: [{ ChannelProductReference: 'bol-TEE-M', Quantity: 1 }]
+      }
+    }),
     returns: { kind: 'ApiResponse' }
   },
   {
-    op: 'returnGetChannelReturns', from: 'ReturnApi.php (GET /v2/returns/merchant, createdSince) → CollectionOfMerchantReturnResponse.php', role: 'merchant',
+    op: 'returnGetChannelReturns',
+    from: 'ReturnApi.php (GET /v2/returns/merchant, createdSince) → CollectionOfMerchantReturnResponse.php',
+    role: 'merchant',
     call: () => ({ method: 'GET', path: '/returns/merchant', query: SINCE }),
     returns: { kind: 'Collection', of: 'MerchantReturnResponse' },
-    then: (body) => assert.deepEqual(body.Content.map((r: any) => [r.Reason, r.Lines[0].MerchantProductReference]), [['PRODUCT_DEFECT', 'TEE-M'], ['PRODUCT_UNSATISFACTORY', 'TEE-M']])
+    then: (body) =>
+      assert.deepEqual(
+        body.Content.map((r: any) => [r.Reason, r.Lines[0].MerchantProductReference]),
+        [
+          ['PRODUCT_DEFECT', 'TEE-M'],
+          ['PRODUCT_UNSATISFACTORY', 'TEE-M']
+        ]
+      )
   },
   {
-    op: 'returnGetMerchantReturns', from: 'ReturnApi.php (GET /v2/returns/channel, createdSince) → CollectionOfChannelReturnResponse.php', role: 'channel',
+    op: 'returnGetMerchantReturns',
+    from: 'ReturnApi.php (GET /v2/returns/channel, createdSince) → CollectionOfChannelReturnResponse.php',
+    role: 'channel',
     call: () => ({ method: 'GET', path: '/returns/channel', query: SINCE }),
     returns: { kind: 'Collection', of: 'ChannelReturnResponse' },
-    then: (body) => assert.deepEqual(body.Content.map((r: any) => r.Lines[0].ChannelProductReference), ['bol-TEE-M', 'bol-TEE-M'])
+    then: (body) =>
+      assert.deepEqual(
+        body.Content.map((r: any) => r.Lines[0].ChannelProductReference),
+        ['bol-TEE-M', 'bol-TEE-M']
+      )
   },
   {
-    op: 'productDelete', from: 'ProductApi.php → ApiResponse.php', role: 'merchant',
+    op: 'productDelete',
+    from: 'ProductApi.php → ApiResponse.php',
+    role: 'merchant',
     call: () => ({ method: 'DELETE', path: '/products/MUG' }),
     returns: { kind: 'ApiResponse' },
     then: async (_body, w) => {
@@ -205,7 +394,11 @@ test('without MARKETPLACE_COMPAT the seed shapes stay: only the conflicting read
     const response = await callAsClient(m.app, row.role === 'merchant' ? w.mk : w.ck, row.call(w))
     assert.ok(response.status >= 200 && response.status < 300, `${row.op}: ${response.body}`)
     const problems = clientProblems(response, row.returns)
-    try { await row.then?.(response.json, w) } catch (error) { problems.push(String(error)) }
+    try {
+      await row.then?.(response.json, w)
+    } catch (error) {
+      problems.push(String(error))
+    }
     if (problems.length > 0) failing.push(row.op)
   }
   // ProductCreationResult, ExtraData as a list and ToBeRemoved as references are the g2 shapes.
@@ -216,12 +409,27 @@ test('without MARKETPLACE_COMPAT the seed shapes stay: only the conflicting read
   const created = await callAsClient(m.app, w.mk, { method: 'POST', path: '/products', body: [{ MerchantReference: 'CAP', Name: 'Cap' }] })
   assert.equal(created.json.Content[0].MerchantProductReference, 'CAP')
   const removed = await callAsClient(m.app, w.ck, { method: 'GET', path: '/products/data' })
-  assert.deepEqual(removed.json.Content.ToBeRemoved.map((p: any) => [p.MerchantProductReference, p.ChannelProductReference]), [['MUG', 'bol-MUG']])
+  assert.deepEqual(
+    removed.json.Content.ToBeRemoved.map((p: any) => [p.MerchantProductReference, p.ChannelProductReference]),
+    [['MUG', 'bol-MUG']]
+  )
 
   // The acknowledgement without lines moved the order and its lines on; their quantities add up.
   const order = await m.call(w.mk, 'GET', '/orders/SO-1')
-  assert.deepEqual(order.json.Content.Lines.map((l: any) => [l.ChannelReference, l.MerchantReference, l.ShippedQuantity, l.CancelledQuantity, l.BackorderQuantity, l.ReturnedQuantity]),
-    [['bol-TEE-M', null, 2, 0, 1, 2], ['bol-MUG', null, 0, 1, 0, 0]])
+  assert.deepEqual(
+    order.json.Content.Lines.map((l: any) => [
+      l.ChannelReference,
+      l.MerchantReference,
+      l.ShippedQuantity,
+      l.CancelledQuantity,
+      l.BackorderQuantity,
+      l.ReturnedQuantity
+    ]),
+    [
+      ['bol-TEE-M', null, 2, 0, 1, 2],
+      ['bol-MUG', null, 0, 1, 0, 0]
+    ]
+  )
   assert.equal(order.json.Content.Status, 'IN_COMBI')
   assert.equal(order.json.Content.BillingAddress.Original, 'Main 1, Amsterdam')
 })
@@ -230,38 +438,110 @@ test('2016 request shapes: conflicts, ambiguity, roles and the paths beside /v2/
   const m = await startMarketplace()
   const mk = await m.key('ACME', 'merchant')
   const ck = await m.key('ACME', 'channel', 'bol')
-  const both = await callAsClient(m.app, mk, { method: 'POST', path: '/products', body: [{ MerchantReference: 'A', MerchantProductReference: 'B', Name: 'x' }] })
+  const both = await callAsClient(m.app, mk, {
+    method: 'POST',
+    path: '/products',
+    body: [{ MerchantReference: 'A', MerchantProductReference: 'B', Name: 'x' }]
+  })
   assert.equal(both.status, 400, both.body)
   assert.match(both.json.Message, /differs from MerchantReference/)
-  assert.equal((await callAsClient(m.app, mk, { method: 'POST', path: '/products', body: [{ MerchantReference: 'A', Name: 'a', ExtraData: [{ Key: 'k', Value: '1' }, { Key: 'k', Value: '2' }] }] })).status, 400)
-  assert.equal((await callAsClient(m.app, mk, { method: 'POST', path: '/products', body: [{ MerchantReference: 'A', Name: 'a', VatRateType: 'ZERO' }] })).status, 400)
-  assert.equal((await callAsClient(m.app, mk, { method: 'POST', path: '/products', body: [{ MerchantReference: 'A', Name: 'a', Price: 5 }] })).status, 200)
-  assert.equal((await callAsClient(m.app, ck, { method: 'POST', path: '/products/data', body: { Created: [{ Id: 999_999, ChannelReference: 'x' }] } })).status, 404)
+  assert.equal(
+    (
+      await callAsClient(m.app, mk, {
+        method: 'POST',
+        path: '/products',
+        body: [
+          {
+            MerchantReference: 'A',
+            Name: 'a',
+            ExtraData: [
+              { Key: 'k', Value: '1' },
+              { Key: 'k', Value: '2' }
+            ]
+          }
+        ]
+      })
+    ).status,
+    400
+  )
+  assert.equal(
+    (
+      await callAsClient(m.app, mk, {
+        method: 'POST',
+        path: '/products',
+        body: [{ MerchantReference: 'A', Name: 'a', VatRateType: 'ZERO' }]
+      })
+    ).status,
+    400
+  )
+  assert.equal(
+    (await callAsClient(m.app, mk, { method: 'POST', path: '/products', body: [{ MerchantReference: 'A', Name: 'a', Price: 5 }] })).status,
+    200
+  )
+  assert.equal(
+    (await callAsClient(m.app, ck, { method: 'POST', path: '/products/data', body: { Created: [{ Id: 999_999, ChannelReference: 'x' }] } }))
+      .status,
+    404
+  )
 
   // Two lines of one product are fine with their own ChannelReference; then a product no longer names one line.
-  const lines = [{ ChannelReference: 'L1', MerchantProductReference: 'A', Quantity: 1, UnitPriceInclVat: 5 }, { ChannelReference: 'L2', MerchantProductReference: 'A', Quantity: 1, UnitPriceInclVat: 5 }]
+  const lines = [
+    { ChannelReference: 'L1', MerchantProductReference: 'A', Quantity: 1, UnitPriceInclVat: 5 },
+    { ChannelReference: 'L2', MerchantProductReference: 'A', Quantity: 1, UnitPriceInclVat: 5 }
+  ]
   const order = { ChannelReference: 'O-1', Email: 'a@example.com', CurrencyCode: 'EUR', ShippingAddress: { City: 'Utrecht' }, Lines: lines }
-  assert.equal((await callAsClient(m.app, ck, { method: 'POST', path: '/orders', body: { ...order, ChannelReference: 'O-0', Lines: lines.map(({ ChannelReference: _, ...l }) => l) } })).status, 400)
+  assert.equal(
+    (
+      await callAsClient(m.app, ck, {
+        method: 'POST',
+        path: '/orders',
+        body: { ...order, ChannelReference: 'O-0', Lines: lines.map(({ ChannelReference: _, ...l }) => l) }
+      })
+    ).status,
+    400
+  )
   assert.equal((await callAsClient(m.app, ck, { method: 'POST', path: '/orders', body: order })).status, 201)
   const id = (await m.call(mk, 'GET', '/orders/new')).json.Content[0].Id
-  assert.equal((await callAsClient(m.app, mk, { method: 'POST', path: '/orders/acknowledge', body: { MerchantOrderReference: 'SO-9', OrderId: id } })).status, 201)
-  const ambiguous = await callAsClient(m.app, mk, { method: 'POST', path: '/shipments', body: { MerchantReference: 'S', MerchantOrderReference: 'SO-9', Lines: [{ MerchantProductReference: 'A', Quantity: 1 }] } })
+  assert.equal(
+    (await callAsClient(m.app, mk, { method: 'POST', path: '/orders/acknowledge', body: { MerchantOrderReference: 'SO-9', OrderId: id } }))
+      .status,
+    201
+  )
+  const ambiguous = await callAsClient(m.app, mk, {
+    method: 'POST',
+    path: '/shipments',
+    body: { MerchantReference: 'S', MerchantOrderReference: 'SO-9', Lines: [{ MerchantProductReference: 'A', Quantity: 1 }] }
+  })
   assert.equal(ambiguous.status, 400, ambiguous.body)
   assert.match(ambiguous.json.Message, /2 lines of product "A"/)
-  const shipped = await callAsClient(m.app, mk, { method: 'POST', path: '/shipments', body: { MerchantReference: 'S', MerchantOrderReference: 'SO-9', Lines: [{ ChannelOrderLineReference: 'L1', Quantity: 1 }] } })
+  const shipped = await callAsClient(m.app, mk, {
+    method: 'POST',
+    path: '/shipments',
+    body: { MerchantReference: 'S', MerchantOrderReference: 'SO-9', Lines: [{ ChannelOrderLineReference: 'L1', Quantity: 1 }] }
+  })
   assert.equal(shipped.status, 201, shipped.body)
   assert.equal(shipped.json.Content.MerchantShipmentReference, 'S')
 
   // Each 2016 return path takes its own role; a return may still be called "merchant".
-  const ret = { MerchantReference: 'merchant', MerchantOrderReference: 'SO-9', Lines: [{ ChannelOrderLineReference: 'L1', Quantity: 1, ManualRefundInclVat: 4.5 }] }
+  const ret = {
+    MerchantReference: 'merchant',
+    MerchantOrderReference: 'SO-9',
+    Lines: [{ ChannelOrderLineReference: 'L1', Quantity: 1, ManualRefundInclVat: 4.5 }]
+  }
   assert.equal((await callAsClient(m.app, ck, { method: 'POST', path: '/returns/merchant', body: ret })).status, 403)
   assert.equal((await callAsClient(m.app, mk, { method: 'POST', path: '/returns/channel', body: ret })).status, 403)
   assert.equal((await callAsClient(m.app, mk, { method: 'POST', path: '/returns/merchant', body: ret })).status, 201)
   const one = await callAsClient(m.app, mk, { method: 'GET', path: '/returns/merchant' })
   assert.equal(one.json.Content.MerchantReturnReference, 'merchant')
   assert.equal(one.json.Content.Lines[0].ManualRefundInclVat, 4.5) // the G1 return line's manual refund is kept too
-  assert.equal((await callAsClient(m.app, ck, { method: 'GET', path: '/returns/merchant', query: { createdSince: '2016-01-01' } })).status, 403)
-  assert.equal((await callAsClient(m.app, ck, { method: 'GET', path: '/returns/channel', query: { createdSince: '2016-01-01' } })).json.Count, 1)
+  assert.equal(
+    (await callAsClient(m.app, ck, { method: 'GET', path: '/returns/merchant', query: { createdSince: '2016-01-01' } })).status,
+    403
+  )
+  assert.equal(
+    (await callAsClient(m.app, ck, { method: 'GET', path: '/returns/channel', query: { createdSince: '2016-01-01' } })).json.Count,
+    1
+  )
 
   // The key may come as an `apikey` header: the only way the generated client's configuration can add it.
   const viaHeader = await m.app.inject({ method: 'GET', url: '/v2/orders/SO-9', headers: { apikey: mk } })

@@ -8,7 +8,10 @@ test('product sync: parents before children, repeated GET is stable, ack shows o
   const m = await startMarketplace()
   const mk = await m.key('ACME', 'merchant')
   const ck = await m.key('ACME', 'channel', 'bol')
-  const up = await m.call(mk, 'POST', '/products', { ...product('TEE', { Description: 'a shirt' }), Children: [product('TEE-S', { Size: 'S' }), product('TEE-M', { Size: 'M' })] })
+  const up = await m.call(mk, 'POST', '/products', {
+    ...product('TEE', { Description: 'a shirt' }),
+    Children: [product('TEE-S', { Size: 'S' }), product('TEE-M', { Size: 'M' })]
+  })
   assert.equal(up.status, 200, up.body)
   assert.deepEqual(refs(up.json.Content), ['TEE', 'TEE-S', 'TEE-M'])
   assert.equal(up.json.Content[1].ParentMerchantReference, 'TEE')
@@ -21,18 +24,36 @@ test('product sync: parents before children, repeated GET is stable, ack shows o
   const repeat = await m.call(ck, 'GET', '/products/data')
   assert.deepEqual(repeat.json, first.json, 'a repeated GET before the ack returns the same set')
 
-  const ack = await m.call(ck, 'POST', '/products/data', { Created: [{ MerchantReference: 'TEE', ChannelReference: 'c-tee' }, { MerchantReference: 'LONE', ChannelReference: 'c-lone' }] })
+  const ack = await m.call(ck, 'POST', '/products/data', {
+    Created: [
+      { MerchantReference: 'TEE', ChannelReference: 'c-tee' },
+      { MerchantReference: 'LONE', ChannelReference: 'c-lone' }
+    ]
+  })
   assert.equal(ack.status, 201, ack.body)
   const second = await m.call(ck, 'GET', '/products/data')
   assert.deepEqual(refs(second.json.Content.ToBeCreated), ['TEE-S', 'TEE-M'])
   assert.equal(second.json.Content.ToBeCreated[0].ParentChannelReference, 'c-tee')
   assert.deepEqual(second.json.Content.ToBeUpdated, [])
   // A retried ack is harmless; the same ChannelReference for another product is a conflict.
-  assert.equal((await m.call(ck, 'POST', '/products/data', { Created: [{ MerchantReference: 'TEE', ChannelReference: 'c-tee' }] })).status, 201)
+  assert.equal(
+    (await m.call(ck, 'POST', '/products/data', { Created: [{ MerchantReference: 'TEE', ChannelReference: 'c-tee' }] })).status,
+    201
+  )
   const dupRef = await m.call(ck, 'POST', '/products/data', { Created: [{ MerchantReference: 'TEE-S', ChannelReference: 'c-tee' }] })
   assert.equal(dupRef.status, 409)
   assert.ok(isErrorEnvelope(dupRef.json, 409))
-  assert.equal((await m.call(ck, 'POST', '/products/data', { Created: [{ MerchantReference: 'TEE-S', ChannelReference: 'c-s' }, { MerchantReference: 'TEE-M', ChannelReference: 'c-m' }] })).status, 201)
+  assert.equal(
+    (
+      await m.call(ck, 'POST', '/products/data', {
+        Created: [
+          { MerchantReference: 'TEE-S', ChannelReference: 'c-s' },
+          { MerchantReference: 'TEE-M', ChannelReference: 'c-m' }
+        ]
+      })
+    ).status,
+    201
+  )
   const quiet = await m.call(ck, 'GET', '/products/data')
   assert.deepEqual([quiet.json.ToBeCreatedTotalCount, quiet.json.ToBeUpdatedTotalCount, quiet.json.ToBeRemovedTotalCount], [0, 0, 0])
 
@@ -116,9 +137,18 @@ test('offers: price and stock changes of created products, acknowledged by Chann
   await m.call(mk, 'POST', '/products', [product('O1', { Price: 10, Stock: 3 }), product('O2', { Price: 20, Stock: 4 }), product('O3')])
   assert.equal((await m.call(ck, 'GET', '/products/offers')).json.TotalCount, 0, 'no offers before the channel created the product')
   await m.call(ck, 'GET', '/products/data')
-  await m.call(ck, 'POST', '/products/data', { Created: [{ MerchantReference: 'O1', ChannelReference: 'c1' }, { MerchantReference: 'O2', ChannelReference: 'c2' }] })
+  await m.call(ck, 'POST', '/products/data', {
+    Created: [
+      { MerchantReference: 'O1', ChannelReference: 'c1' },
+      { MerchantReference: 'O2', ChannelReference: 'c2' }
+    ]
+  })
   assert.equal((await m.call(ck, 'GET', '/products/offers')).json.TotalCount, 0, 'creation carried the current price and stock')
-  await m.call(mk, 'POST', '/products', [product('O1', { Price: 11, Stock: 3 }), product('O2', { Price: 20, Stock: 0 }), product('O3', { Price: 1 })])
+  await m.call(mk, 'POST', '/products', [
+    product('O1', { Price: 11, Stock: 3 }),
+    product('O2', { Price: 20, Stock: 0 }),
+    product('O3', { Price: 1 })
+  ])
   const offers = await m.call(ck, 'GET', '/products/offers')
   assert.deepEqual(offers.json.Content, [
     { ChannelProductReference: 'c1', MerchantProductReference: 'O1', Price: 11, Stock: 3 },
@@ -132,7 +162,10 @@ test('offers: price and stock changes of created products, acknowledged by Chann
   assert.ok(bad.json.ValidationErrors['[1]'], bad.body)
   assert.equal((await m.call(ck, 'GET', '/products/offers')).json.TotalCount, 2, 'a rejected ack changes nothing')
   assert.equal((await m.call(ck, 'POST', '/products/offers', ['c1'])).status, 201)
-  assert.deepEqual((await m.call(ck, 'GET', '/products/offers')).json.Content.map((o: any) => o.ChannelProductReference), ['c2'])
+  assert.deepEqual(
+    (await m.call(ck, 'GET', '/products/offers')).json.Content.map((o: any) => o.ChannelProductReference),
+    ['c2']
+  )
 })
 
 test('paging of product changes: pageSize up to 1000, totals per list', async () => {
@@ -158,9 +191,17 @@ test('product data acknowledgement: Created, Updated and Removed may be null (nu
   const ck = await m.key('ACME', 'channel', 'bol')
   await m.call(mk, 'POST', '/products', [product('N1')])
   await m.call(ck, 'GET', '/products/data')
-  const ack = await m.call(ck, 'POST', '/products/data', { Created: [{ MerchantReference: 'N1', ChannelReference: 'n1' }], Updated: null, Removed: null })
+  const ack = await m.call(ck, 'POST', '/products/data', {
+    Created: [{ MerchantReference: 'N1', ChannelReference: 'n1' }],
+    Updated: null,
+    Removed: null
+  })
   assert.equal(ack.status, 201, ack.body)
   assert.equal((await m.call(ck, 'GET', '/products/data')).json.ToBeCreatedTotalCount, 0)
   assert.equal((await m.call(ck, 'POST', '/products/data', { Created: null, Updated: null, Removed: null })).status, 201)
-  assert.equal((await m.call(ck, 'POST', '/products/data', { Created: null, Updated: [null] })).status, 400, 'a null reference is still refused')
+  assert.equal(
+    (await m.call(ck, 'POST', '/products/data', { Created: null, Updated: [null] })).status,
+    400,
+    'a null reference is still refused'
+  )
 })

@@ -33,16 +33,23 @@ interface Setup {
 async function setup(): Promise<Setup> {
   const m = await startMarketplace()
   const db = m.database.db as MarketplaceDb
-  const build = (readCacheBytes?: number, withoutCounters = false) => buildMarketplaceApp({
-    db, logger: silentLogger(), clock: () => new Date(), pageSize: 100,
-    ...(readCacheBytes !== undefined ? { readCacheBytes } : {}),
-    ...(withoutCounters ? { authenticate: withoutCountersAuthenticator(db) } : {})
-  })
+  const build = (readCacheBytes?: number, withoutCounters = false) =>
+    buildMarketplaceApp({
+      db,
+      logger: silentLogger(),
+      clock: () => new Date(),
+      pageSize: 100,
+      ...(readCacheBytes !== undefined ? { readCacheBytes } : {}),
+      ...(withoutCounters ? { authenticate: withoutCountersAuthenticator(db) } : {})
+    })
   const other = await build(undefined, true)
   const plain = await build(0)
   await other.ready()
   await plain.ready()
-  after(async () => { await other.close(); await plain.close() })
+  after(async () => {
+    await other.close()
+    await plain.close()
+  })
   const mk = await m.key('ACME', 'merchant')
   const ck = await m.key('ACME', 'channel', 'bol')
   return { m, mk, ck, other, plain }
@@ -68,12 +75,17 @@ async function get(app: App, key: string, path: string) {
 /** Reads `path` through every app (twice through the cached ones) and checks they agree; returns the JSON. */
 async function read(s: Setup, key: string, path: string): Promise<any> {
   const reference = await get(s.plain, key, path)
-  for (const app of [s.m.app, s.m.app, s.other, s.other]) assert.equal(await get(app, key, path), reference, `${path} differs from the uncached rendering`)
+  for (const app of [s.m.app, s.m.app, s.other, s.other])
+    assert.equal(await get(app, key, path), reference, `${path} differs from the uncached rendering`)
   return JSON.parse(reference)
 }
 
 async function versions(s: Setup) {
-  const row = await s.m.database.db.selectFrom('mp_customers').select(['orders_version', 'products_version', 'change_seq']).where('name', '=', 'ACME').executeTakeFirstOrThrow()
+  const row = await s.m.database.db
+    .selectFrom('mp_customers')
+    .select(['orders_version', 'products_version', 'change_seq'])
+    .where('name', '=', 'ACME')
+    .executeTakeFirstOrThrow()
   return { orders: Number(row.orders_version), products: Number(row.products_version), seq: Number(row.change_seq) }
 }
 
@@ -84,20 +96,38 @@ test('orders/new: creating and acknowledging an order are visible on the very ne
   assert.equal((await read(s, mk, '/orders/new')).Count, 0)
 
   // A write through one instance, the next read through the other (its cache holds the old page).
-  const created = await s.other.inject({ method: 'POST', url: '/v2/orders', headers: { 'x-ce-key': ck, 'content-type': 'application/json' }, payload: orderBody('BOL-1', [['MUG', 2, 7.5]]) })
+  const created = await s.other.inject({
+    method: 'POST',
+    url: '/v2/orders',
+    headers: { 'x-ce-key': ck, 'content-type': 'application/json' },
+    payload: orderBody('BOL-1', [['MUG', 2, 7.5]])
+  })
   assert.equal(created.statusCode, 201, created.body)
   const afterCreate = await read(s, mk, '/orders/new')
-  assert.deepEqual(afterCreate.Content.map((o: any) => o.ChannelReference), ['BOL-1'])
+  assert.deepEqual(
+    afterCreate.Content.map((o: any) => o.ChannelReference),
+    ['BOL-1']
+  )
   assert.equal(afterCreate.TotalCount, 1)
 
   assert.equal((await m.call(ck, 'POST', '/orders', orderBody('BOL-2', [['TEE', 1, 19.99]]))).status, 201)
-  assert.deepEqual((await read(s, mk, '/orders/new')).Content.map((o: any) => o.ChannelReference), ['BOL-1', 'BOL-2'])
+  assert.deepEqual(
+    (await read(s, mk, '/orders/new')).Content.map((o: any) => o.ChannelReference),
+    ['BOL-1', 'BOL-2']
+  )
 
   const order = afterCreate.Content[0]
-  const ack = await m.call(mk, 'POST', '/orders/acknowledge', { MerchantOrderReference: 'SO-1', OrderId: order.Id, Lines: [{ OrderLineId: order.Lines[0].Id, MerchantOrderLineReference: 'SO-1-1' }] })
+  const ack = await m.call(mk, 'POST', '/orders/acknowledge', {
+    MerchantOrderReference: 'SO-1',
+    OrderId: order.Id,
+    Lines: [{ OrderLineId: order.Lines[0].Id, MerchantOrderLineReference: 'SO-1-1' }]
+  })
   assert.equal(ack.status, 201, ack.body)
   const afterAck = await read(s, mk, '/orders/new')
-  assert.deepEqual(afterAck.Content.map((o: any) => o.ChannelReference), ['BOL-2'])
+  assert.deepEqual(
+    afterAck.Content.map((o: any) => o.ChannelReference),
+    ['BOL-2']
+  )
   assert.equal(afterAck.TotalCount, 1)
 
   // Pages are cached separately and invalidated alike.
@@ -112,12 +142,36 @@ test('every order write bumps the orders version in its transaction; a rejected 
   const { m, mk, ck } = s
   assert.equal((await m.call(mk, 'POST', '/products', [product('MUG')])).status, 200)
   const created = (await m.call(ck, 'POST', '/orders', orderBody('BOL-1', [['MUG', 10, 7.5]]))).json.Content
-  await m.call(mk, 'POST', '/orders/acknowledge', { MerchantOrderReference: 'SO-1', OrderId: created.Id, Lines: [{ OrderLineId: created.Lines[0].Id, MerchantOrderLineReference: 'SO-1-1' }] })
+  await m.call(mk, 'POST', '/orders/acknowledge', {
+    MerchantOrderReference: 'SO-1',
+    OrderId: created.Id,
+    Lines: [{ OrderLineId: created.Lines[0].Id, MerchantOrderLineReference: 'SO-1-1' }]
+  })
   const writes: [string, string, string, unknown][] = [
-    ['shipment', mk, '/shipments', { MerchantShipmentReference: 'SH-1', MerchantOrderReference: 'SO-1', Lines: [{ MerchantOrderLineReference: 'SO-1-1', Quantity: 2 }] }],
-    ['backorder', mk, '/backorders', { MerchantBackorderReference: 'BO-1', MerchantOrderReference: 'SO-1', Lines: [{ MerchantOrderLineReference: 'SO-1-1', Quantity: 1 }] }],
-    ['cancellation', mk, '/cancellations', { MerchantReference: 'CA-1', MerchantOrderReference: 'SO-1', Lines: [{ MerchantOrderLineReference: 'SO-1-1', Quantity: 1 }] }],
-    ['return', ck, '/returns', { ChannelReturnReference: 'RE-1', ChannelOrderReference: 'BOL-1', Lines: [{ ChannelOrderLineReference: 'BOL-1-L1', Quantity: 1 }] }]
+    [
+      'shipment',
+      mk,
+      '/shipments',
+      { MerchantShipmentReference: 'SH-1', MerchantOrderReference: 'SO-1', Lines: [{ MerchantOrderLineReference: 'SO-1-1', Quantity: 2 }] }
+    ],
+    [
+      'backorder',
+      mk,
+      '/backorders',
+      { MerchantBackorderReference: 'BO-1', MerchantOrderReference: 'SO-1', Lines: [{ MerchantOrderLineReference: 'SO-1-1', Quantity: 1 }] }
+    ],
+    [
+      'cancellation',
+      mk,
+      '/cancellations',
+      { MerchantReference: 'CA-1', MerchantOrderReference: 'SO-1', Lines: [{ MerchantOrderLineReference: 'SO-1-1', Quantity: 1 }] }
+    ],
+    [
+      'return',
+      ck,
+      '/returns',
+      { ChannelReturnReference: 'RE-1', ChannelOrderReference: 'BOL-1', Lines: [{ ChannelOrderLineReference: 'BOL-1-L1', Quantity: 1 }] }
+    ]
   ]
   for (const [kind, key, path, body] of writes) {
     const before = await versions(s)
@@ -146,12 +200,22 @@ test('products/data: upsert, price change, deactivation and every acknowledgemen
   // Upsert of a new product, then a price-only change of a listed one (Price is in the view).
   assert.equal((await m.call(mk, 'POST', '/products', [product('C')])).status, 200)
   assert.deepEqual(refs((await read(s, ck, '/products/data')).Content.ToBeCreated), ['A', 'B', 'C'])
-  const priced = await s.other.inject({ method: 'POST', url: '/v2/products', headers: { 'x-ce-key': mk, 'content-type': 'application/json' }, payload: [product('A', { Price: 25 })] })
+  const priced = await s.other.inject({
+    method: 'POST',
+    url: '/v2/products',
+    headers: { 'x-ce-key': mk, 'content-type': 'application/json' },
+    payload: [product('A', { Price: 25 })]
+  })
   assert.equal(priced.statusCode, 200, priced.body)
   assert.equal((await read(s, ck, '/products/data')).Content.ToBeCreated[0].Price, 25)
 
   // Acknowledged creation removes them from ToBeCreated.
-  const ack = await m.call(ck, 'POST', '/products/data', { Created: [{ MerchantReference: 'A', ChannelReference: 'c-a' }, { MerchantReference: 'B', ChannelReference: 'c-b' }] })
+  const ack = await m.call(ck, 'POST', '/products/data', {
+    Created: [
+      { MerchantReference: 'A', ChannelReference: 'c-a' },
+      { MerchantReference: 'B', ChannelReference: 'c-b' }
+    ]
+  })
   assert.equal(ack.status, 201, ack.body)
   data = await read(s, ck, '/products/data')
   assert.deepEqual(refs(data.Content.ToBeCreated), ['C'])
@@ -185,7 +249,17 @@ test('products/data: each channel and page has its own entry, and a cached GET s
   const s = await setup()
   const { m, mk, ck } = s
   const other = await m.key('ACME', 'channel', 'amazon')
-  assert.equal((await m.call(mk, 'POST', '/products', Array.from({ length: 5 }, (_, i) => product(`P${i}`)))).status, 200)
+  assert.equal(
+    (
+      await m.call(
+        mk,
+        'POST',
+        '/products',
+        Array.from({ length: 5 }, (_, i) => product(`P${i}`))
+      )
+    ).status,
+    200
+  )
   assert.equal((await read(s, ck, '/products/data?pageSize=2')).Content.ToBeCreated.length, 2)
   assert.equal((await read(s, ck, '/products/data?pageSize=2&page=3')).Content.ToBeCreated.length, 1)
   assert.equal((await read(s, other, '/products/data')).ToBeCreatedTotalCount, 5)
@@ -195,7 +269,11 @@ test('products/data: each channel and page has its own entry, and a cached GET s
   assert.equal((await read(s, other, '/products/data')).ToBeCreatedTotalCount, 5)
 
   const { seq } = await versions(s)
-  const seen = async (name: string) => Number((await m.database.db.selectFrom('mp_channels').select('data_seen_seq').where('name', '=', name).executeTakeFirstOrThrow()).data_seen_seq)
+  const seen = async (name: string) =>
+    Number(
+      (await m.database.db.selectFrom('mp_channels').select('data_seen_seq').where('name', '=', name).executeTakeFirstOrThrow())
+        .data_seen_seq
+    )
   assert.equal(await seen('bol'), seq)
   assert.equal(await seen('amazon'), seq)
   assert.equal((await m.call(mk, 'POST', '/products', [product('P9')])).status, 200)
@@ -244,13 +322,21 @@ test('products/data and orders/new: gzip when the client accepts it, the same JS
   const s = await setup()
   const products = Array.from({ length: 30 }, (_, i) => product(`GZ-${i}`))
   assert.equal((await s.m.call(s.mk, 'POST', '/products', products)).status, 200)
-  for (let i = 0; i < 5; i++) assert.equal((await s.m.call(s.ck, 'POST', '/orders', orderBody(`GZ-O-${i}`, [['GZ-1', 1, 19.99]]))).status, 201)
-  for (const [key, path] of [[s.ck, '/products/data'], [s.mk, '/orders/new']] as const) {
+  for (let i = 0; i < 5; i++)
+    assert.equal((await s.m.call(s.ck, 'POST', '/orders', orderBody(`GZ-O-${i}`, [['GZ-1', 1, 19.99]]))).status, 201)
+  for (const [key, path] of [
+    [s.ck, '/products/data'],
+    [s.mk, '/orders/new']
+  ] as const) {
     const identity = await s.m.app.inject({ method: 'GET', url: `/v2${path}`, headers: { 'x-ce-key': key } })
     assert.equal(identity.headers['content-encoding'], undefined)
     assert.equal(identity.headers.vary, 'accept-encoding')
     for (const acceptEncoding of ['gzip', 'gzip, deflate, br', 'br;q=1, *;q=0.5']) {
-      const compressed = await s.m.app.inject({ method: 'GET', url: `/v2${path}`, headers: { 'x-ce-key': key, 'accept-encoding': acceptEncoding } })
+      const compressed = await s.m.app.inject({
+        method: 'GET',
+        url: `/v2${path}`,
+        headers: { 'x-ce-key': key, 'accept-encoding': acceptEncoding }
+      })
       assert.equal(compressed.statusCode, 200)
       assert.equal(compressed.headers['content-encoding'], 'gzip', acceptEncoding)
       assert.equal(compressed.headers.vary, 'accept-encoding')

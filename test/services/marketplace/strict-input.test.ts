@@ -24,7 +24,10 @@ test('marketplace: JSON values of the wrong type are 400 (its validation status)
 
   await t.test('a body `true` (or a number, or an object) is not acknowledged as offer "true"', async () => {
     await m.call(ck, 'GET', '/products/data')
-    assert.equal((await m.call(ck, 'POST', '/products/data', { Created: [{ MerchantReference: 'MUG', ChannelReference: 'true' }] })).status, 201)
+    assert.equal(
+      (await m.call(ck, 'POST', '/products/data', { Created: [{ MerchantReference: 'MUG', ChannelReference: 'true' }] })).status,
+      201
+    )
     assert.equal((await m.call(mk, 'POST', '/products', [product('MUG', { Price: 8 })])).status, 200)
     assert.equal((await m.call(ck, 'GET', '/products/offers')).json.TotalCount, 1)
     for (const body of [true, 5, { ChannelReference: 'true' }]) {
@@ -39,8 +42,13 @@ test('marketplace: JSON values of the wrong type are 400 (its validation status)
 
   await t.test('non-finite page and pageSize are 400 envelopes on every list route', async () => {
     const lists: [string, string, string[]][] = [
-      [mk, '/orders/new', ['page']], [mk, '/backorders', ['page']], [mk, '/cancellations', ['page']], [mk, '/shipments', ['page']],
-      [mk, '/returns', ['page']], [ck, '/products/data', ['page', 'pageSize']], [ck, '/products/offers', ['page', 'pageSize']]
+      [mk, '/orders/new', ['page']],
+      [mk, '/backorders', ['page']],
+      [mk, '/cancellations', ['page']],
+      [mk, '/shipments', ['page']],
+      [mk, '/returns', ['page']],
+      [ck, '/products/data', ['page', 'pageSize']],
+      [ck, '/products/offers', ['page', 'pageSize']]
     ]
     for (const value of NON_FINITE) {
       for (const [key, path, names] of lists) {

@@ -29,11 +29,20 @@ test('events: dense per-project sequence under 50 concurrent appends, replay aft
   await Promise.all(Array.from({ length: 50 }, (_, i) => events.append(i % 2 ? a : b, { type: 'tick', data: { i } })))
   const seqA = (await events.readAfter(a, 0, 100)).map((e) => e.seq)
   const seqB = (await events.readAfter(b, 0, 100)).map((e) => e.seq)
-  assert.deepEqual(seqA, Array.from({ length: 25 }, (_, i) => i + 1))
-  assert.deepEqual(seqB, Array.from({ length: 25 }, (_, i) => i + 1))
+  assert.deepEqual(
+    seqA,
+    Array.from({ length: 25 }, (_, i) => i + 1)
+  )
+  assert.deepEqual(
+    seqB,
+    Array.from({ length: 25 }, (_, i) => i + 1)
+  )
   assert.equal(await events.latestSeq(a), 25)
   const tail = await events.readAfter(a, 20, 100)
-  assert.deepEqual(tail.map((e) => e.seq), [21, 22, 23, 24, 25])
+  assert.deepEqual(
+    tail.map((e) => e.seq),
+    [21, 22, 23, 24, 25]
+  )
   assert.equal(typeof tail[0]?.data.i, 'number')
   assert.equal(await events.latestSeq(await projects.ensure('/tmp/p-empty')), 0)
 })

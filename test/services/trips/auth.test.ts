@@ -14,20 +14,37 @@ import type { TripsDb } from '../../../src/services/trips/db.js'
 
 test('trips verifies tokens of an external identity provider (JWKS over HTTP)', async (t) => {
   const idp = await startTestIdentityProvider()
-  const config = testConfig({ TRIPS_JWKS_URL: idp.jwksUrl, TRIPS_ISSUER: idp.issuer, TRIPS_AUDIENCE: idp.audience, TRIPS_EMAIL_CLAIM: 'https://quartet.test/email' })
+  const config = testConfig({
+    TRIPS_JWKS_URL: idp.jwksUrl,
+    TRIPS_ISSUER: idp.issuer,
+    TRIPS_AUDIENCE: idp.audience,
+    TRIPS_EMAIL_CLAIM: 'https://quartet.test/email'
+  })
   const database = await createTestDatabase([tripsMigrations])
   const { verifier, mode } = createTripsVerifier(settingsOf(config, tripsConfig), config.dataDir, () => new Date())
   assert.equal(mode, 'jwks')
-  const app = await buildTripsApp({ db: database.db as TripsDb, config: settingsOf(config, tripsConfig), authenticate: createAuthenticator(verifier, settingsOf(config, tripsConfig).emailClaim), logger: silentLogger(), clock: () => new Date() })
-  after(async () => { await app.close(); await database.close(); await idp.close() })
+  const app = await buildTripsApp({
+    db: database.db as TripsDb,
+    config: settingsOf(config, tripsConfig),
+    authenticate: createAuthenticator(verifier, settingsOf(config, tripsConfig).emailClaim),
+    logger: silentLogger(),
+    clock: () => new Date()
+  })
+  after(async () => {
+    await app.close()
+    await database.close()
+    await idp.close()
+  })
 
   const claim = { 'https://quartet.test/email': 'ann@example.com' }
   // A user can only be created for the token's own e-mail.
-  const createUser = (authorization: string | undefined, email = 'ann@example.com') => app.inject({
-    method: 'POST', url: `${TRIPS_PREFIX}/user`,
-    headers: { 'content-type': 'application/json', ...(authorization !== undefined ? { authorization } : {}) },
-    payload: JSON.stringify({ user_name: 'ann', email_address: email })
-  })
+  const createUser = (authorization: string | undefined, email = 'ann@example.com') =>
+    app.inject({
+      method: 'POST',
+      url: `${TRIPS_PREFIX}/user`,
+      headers: { 'content-type': 'application/json', ...(authorization !== undefined ? { authorization } : {}) },
+      payload: JSON.stringify({ user_name: 'ann', email_address: email })
+    })
 
   await t.test('a valid RS256 token is accepted, with or without the Bearer prefix', async () => {
     const token = await idp.mint(claim)
@@ -46,17 +63,29 @@ test('trips verifies tokens of an external identity provider (JWKS over HTTP)', 
     ['an expired token', async () => `Bearer ${await idp.mint(claim, { expiresIn: -120 })}`],
     ['a signature by an unpublished key', async () => `Bearer ${await idp.mint(claim, { key: 'rogue' })}`],
     ['an unknown key id', async () => `Bearer ${await idp.mint(claim, { kid: 'nope' })}`],
-    ['alg none', async () => {
-      const header = base64url.encode(JSON.stringify({ alg: 'none', typ: 'JWT' }))
-      const payload = base64url.encode(JSON.stringify({ ...claim, iss: idp.issuer, aud: idp.audience, exp: Math.floor(Date.now() / 1000) + 600 }))
-      return `Bearer ${header}.${payload}.`
-    }],
-    ['an HS256 token signed with the public key material', async () => {
-      const jwks = await (await fetch(idp.jwksUrl)).json() as { keys: { n: string }[] }
-      const forged = await new SignJWT(claim).setProtectedHeader({ alg: 'HS256', kid: 'test-key-1' }).setIssuer(idp.issuer).setAudience(idp.audience).setExpirationTime('10m')
-        .sign(new TextEncoder().encode(jwks.keys[0]?.n ?? 'x'))
-      return `Bearer ${forged}`
-    }],
+    [
+      'alg none',
+      async () => {
+        const header = base64url.encode(JSON.stringify({ alg: 'none', typ: 'JWT' }))
+        const payload = base64url.encode(
+          JSON.stringify({ ...claim, iss: idp.issuer, aud: idp.audience, exp: Math.floor(Date.now() / 1000) + 600 })
+        )
+        return `Bearer ${header}.${payload}.`
+      }
+    ],
+    [
+      'an HS256 token signed with the public key material',
+      async () => {
+        const jwks = (await (await fetch(idp.jwksUrl)).json()) as { keys: { n: string }[] }
+        const forged = await new SignJWT(claim)
+          .setProtectedHeader({ alg: 'HS256', kid: 'test-key-1' })
+          .setIssuer(idp.issuer)
+          .setAudience(idp.audience)
+          .setExpirationTime('10m')
+          .sign(new TextEncoder().encode(jwks.keys[0]?.n ?? 'x'))
+        return `Bearer ${forged}`
+      }
+    ],
     ['a token without the e-mail claim', async () => `Bearer ${await idp.mint({ email: 'ann@example.com' })}`]
   ]
   for (const [name, header] of rejected) {

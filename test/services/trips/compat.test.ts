@@ -5,12 +5,26 @@ import { startTrips } from '../../helpers/trips.js'
 test('TRIPS_COMPAT=original renders what the original React client expects', async () => {
   const trips = await startTrips({ TRIPS_COMPAT: 'original' })
   const ann = 'ann@example.com'
-  const created = await trips.call(ann, 'POST', '/user', { user_name: 'ann', email_address: ann, emergency_contact_name: 'nil', emergency_number: 'nil' })
+  const created = await trips.call(ann, 'POST', '/user', {
+    user_name: 'ann',
+    email_address: ann,
+    emergency_contact_name: 'nil',
+    emergency_number: 'nil'
+  })
   const lookup = await trips.call(ann, 'GET', `/user/${ann}`)
   assert.ok(Array.isArray(lookup.json.data), 'user lookup is an array')
   assert.equal(lookup.json.data[0].id, created.json.data.id)
-  const tour = await trips.call(ann, 'POST', `/user/${created.json.data.id}/tour`, { creator_id: Number(created.json.data.id), location: 'Alps', date: '2021-06-30T00:00:00.000Z' })
-  assert.deepEqual(tour.json.data.attributes, { date: '2021-06-30T00:00:00.000Z', location: 'Alps', creator_id: Number(created.json.data.id), complete: false })
+  const tour = await trips.call(ann, 'POST', `/user/${created.json.data.id}/tour`, {
+    creator_id: Number(created.json.data.id),
+    location: 'Alps',
+    date: '2021-06-30T00:00:00.000Z'
+  })
+  assert.deepEqual(tour.json.data.attributes, {
+    date: '2021-06-30T00:00:00.000Z',
+    location: 'Alps',
+    creator_id: Number(created.json.data.id),
+    complete: false
+  })
   const completed = await trips.call(ann, 'PUT', `/tour/${tour.json.data.id}`, { complete: true })
   assert.equal(completed.json.data.attributes.complete, true)
   const plan = await trips.call(ann, 'POST', `/user/${created.json.data.id}/tour/${tour.json.data.id}/plan`, {})

@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { startTrips } from '../../helpers/trips.js'
 
-test('the seed\'s trailing-slash form POST /api/private/v1/user/ works like /user', async () => {
+test("the seed's trailing-slash form POST /api/private/v1/user/ works like /user", async () => {
   const trips = await startTrips()
   const res = await trips.call('ann@example.com', 'POST', '/user/', { user_name: 'ann', email_address: 'ann@example.com' })
   assert.equal(res.status, 200)
@@ -25,7 +25,8 @@ test('unknown routes and methods answer in the JSON:API error shape', async () =
   assert.equal(tooBig.status, 413)
   assert.equal(tooBig.json.errors[0].code, 'PAYLOAD_TOO_LARGE')
   const badJson = await trips.app.inject({
-    method: 'POST', url: '/api/private/v1/user',
+    method: 'POST',
+    url: '/api/private/v1/user',
     headers: { authorization: `Bearer ${await trips.token('ann@example.com')}`, 'content-type': 'application/json' },
     payload: '{"user_name":'
   })

@@ -37,7 +37,10 @@ test('profiles: readable by their owner and by members of a shared tour, 404 to 
       assert.doesNotMatch(res.body, /Mum|555-0100/)
     }
     const unknown = await trips.call(eve, 'GET', '/user/999999')
-    assert.deepEqual(unknown.json.errors.map((e: any) => e.code), ['TRIPS_USER_NOT_FOUND'])
+    assert.deepEqual(
+      unknown.json.errors.map((e: any) => e.code),
+      ['TRIPS_USER_NOT_FOUND']
+    )
     assert.equal(unknown.status, 404)
   })
 
@@ -64,22 +67,27 @@ test('profiles: readable by their owner and by members of a shared tour, 404 to 
     // bob and eve share a tour; ann shares none with them now.
     await tourOf(trips, bob, bobId, [eve])
     const shares = (a: number, b: number) => a === b || (a !== 0 && b !== 0)
-    await fc.assert(fc.asyncProperty(
-      fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 2 }), fc.constantFrom('id', 'email', 'upper'),
-      async (asker, target, spelling) => {
-        const segment = spelling === 'id' ? ids[target]! : spelling === 'email' ? people[target]! : people[target]!.toUpperCase()
-        const res = await trips.call(people[asker]!, 'GET', `/user/${encodeURIComponent(segment)}`)
-        assert.equal(res.status, shares(asker, target) ? 200 : 404, `${people[asker]} → ${segment}`)
-        if (res.status === 200) assert.equal(res.json.data.id, ids[target])
-      }
-    ), { numRuns: 40 })
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 2 }),
+        fc.integer({ min: 0, max: 2 }),
+        fc.constantFrom('id', 'email', 'upper'),
+        async (asker, target, spelling) => {
+          const segment = spelling === 'id' ? ids[target]! : spelling === 'email' ? people[target]! : people[target]!.toUpperCase()
+          const res = await trips.call(people[asker]!, 'GET', `/user/${encodeURIComponent(segment)}`)
+          assert.equal(res.status, shares(asker, target) ? 200 : 404, `${people[asker]} → ${segment}`)
+          if (res.status === 200) assert.equal(res.json.data.id, ids[target])
+        }
+      ),
+      { numRuns: 40 }
+    )
   })
 })
 
-test('POST /user only for the token\'s own e-mail; updates cannot move a user to another address', async (t) => {
+test("POST /user only for the token's own e-mail; updates cannot move a user to another address", async (t) => {
   const trips = await startTrips()
 
-  await t.test('another e-mail is refused with 403 and nothing is written — also the victim\'s later sign-up works', async () => {
+  await t.test("another e-mail is refused with 403 and nothing is written — also the victim's later sign-up works", async () => {
     const before = await userCount(trips)
     for (const body of [
       { user_name: 'x', email_address: 'victim@example.com' },
@@ -97,20 +105,23 @@ test('POST /user only for the token\'s own e-mail; updates cannot move a user to
     await createUser(trips, 'victim@example.com')
   })
 
-  await t.test('fuzz: POST /user succeeds exactly when the address is the token\'s (case aside)', async () => {
+  await t.test("fuzz: POST /user succeeds exactly when the address is the token's (case aside)", async () => {
     const local = fc.stringMatching(/^[a-z0-9]{1,8}$/)
-    await fc.assert(fc.asyncProperty(local, local, fc.boolean(), async (me, other, upper) => {
-      const mine = `${me}@fuzz.example`
-      const sent = me === other ? (upper ? mine.toUpperCase() : mine) : `${other}@fuzz.example`
-      const before = await userCount(trips)
-      const res = await trips.call(mine, 'POST', '/user', { user_name: me, email_address: sent })
-      if (me !== other) {
-        assert.equal(res.status, 403)
-        assert.equal(await userCount(trips), before)
-      } else {
-        assert.ok(res.status === 200 || (res.status === 422 && res.json.errors[0].code === 'TRIPS_EMAIL_TAKEN'), res.body)
-      }
-    }), { numRuns: 40 })
+    await fc.assert(
+      fc.asyncProperty(local, local, fc.boolean(), async (me, other, upper) => {
+        const mine = `${me}@fuzz.example`
+        const sent = me === other ? (upper ? mine.toUpperCase() : mine) : `${other}@fuzz.example`
+        const before = await userCount(trips)
+        const res = await trips.call(mine, 'POST', '/user', { user_name: me, email_address: sent })
+        if (me !== other) {
+          assert.equal(res.status, 403)
+          assert.equal(await userCount(trips), before)
+        } else {
+          assert.ok(res.status === 200 || (res.status === 422 && res.json.errors[0].code === 'TRIPS_EMAIL_TAKEN'), res.body)
+        }
+      }),
+      { numRuns: 40 }
+    )
   })
 
   await t.test('PATCH may change the case of your address, not the address', async () => {
@@ -122,12 +133,17 @@ test('POST /user only for the token\'s own e-mail; updates cannot move a user to
     assert.equal((await trips.call('kim@example.com', 'PATCH', `/user/${id}`, { email_address: 'Kim@Example.com' })).status, 202)
   })
 
-  await t.test('the original client\'s login flow: look yourself up (404), create yourself, look up again', async () => {
+  await t.test("the original client's login flow: look yourself up (404), create yourself, look up again", async () => {
     const me = 'newcomer@example.com'
     const first = await trips.call(me, 'GET', `/user/${me}`)
     assert.equal(first.status, 404)
     assert.equal(first.json.errors[0].code, 'TRIPS_USER_NOT_FOUND')
-    const created = await trips.call(me, 'POST', '/user', { user_name: 'new', email_address: me, emergency_contact_name: 'nil', emergency_number: 'nil' })
+    const created = await trips.call(me, 'POST', '/user', {
+      user_name: 'new',
+      email_address: me,
+      emergency_contact_name: 'nil',
+      emergency_number: 'nil'
+    })
     assert.equal(created.status, 200)
     assert.equal((await trips.call(me, 'GET', `/user/${me}`)).json.data.id, created.json.data.id)
   })

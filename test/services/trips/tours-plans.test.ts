@@ -19,10 +19,15 @@ async function crew(trips: TripsHarness) {
 }
 
 /** Ann's tour (Rogers Pass, 2027-01-15), with bob as a member unless `join` is false. */
-async function rogersPass(trips: TripsHarness, { ann, bob, annId }: { ann: string; bob: string; annId: string }, join = true): Promise<string> {
+async function rogersPass(
+  trips: TripsHarness,
+  { ann, bob, annId }: { ann: string; bob: string; annId: string },
+  join = true
+): Promise<string> {
   const tour = await trips.call(ann, 'POST', `/user/${annId}/tour`, { date: '2027-01-15', location: 'Rogers Pass' })
   assert.equal(tour.status, 200, tour.body)
-  if (join) assert.equal((await trips.call(ann, 'POST', '/tour_user', { email_address: bob, tour_id: Number(tour.json.data.id) })).status, 200)
+  if (join)
+    assert.equal((await trips.call(ann, 'POST', '/tour_user', { email_address: bob, tour_id: Number(tour.json.data.id) })).status, 200)
   return tour.json.data.id
 }
 
@@ -34,7 +39,12 @@ test('tours: create, list, read, update, delete with membership rules', async (t
     const res = await trips.call(ann, 'POST', `/user/${annId}/tour`, { date: '2027-01-15', location: 'Rogers Pass' })
     assert.equal(res.status, 200)
     assert.equal(res.json.data.type, 'tour')
-    assert.deepEqual(res.json.data.attributes, { date: '2027-01-15', location: 'Rogers Pass', creator_id: Number(annId), complete: 'false' })
+    assert.deepEqual(res.json.data.attributes, {
+      date: '2027-01-15',
+      location: 'Rogers Pass',
+      creator_id: Number(annId),
+      complete: 'false'
+    })
   })
 
   await t.test('a timestamp date is stored as its UTC date; impossible dates are 422', async () => {
@@ -93,15 +103,24 @@ test('tours: create, list, read, update, delete with membership rules', async (t
     const people = await crew(trips)
     const { ann, bob, eve, bobId } = people
     const tourId = await rogersPass(trips, people, false)
-    assert.equal((await trips.call(bob, 'POST', '/tour', { date: '2027-05-05', location: 'Bugaboos', creator_id: Number(bobId) })).status, 200)
+    assert.equal(
+      (await trips.call(bob, 'POST', '/tour', { date: '2027-05-05', location: 'Bugaboos', creator_id: Number(bobId) })).status,
+      200
+    )
     const added = await trips.call(ann, 'POST', '/tour_user', { email_address: bob, tour_id: Number(tourId) })
     assert.equal(added.status, 200)
     const viaQuery = await trips.call(bob, 'GET', `/tour?user_id=${bobId}`)
     const viaPath = await trips.call(bob, 'GET', `/user/${bobId}/tour`)
     assert.deepEqual(viaQuery.json, viaPath.json)
-    assert.deepEqual(viaQuery.json.data.map((x: any) => x.attributes.location), ['Bugaboos', 'Rogers Pass'])
+    assert.deepEqual(
+      viaQuery.json.data.map((x: any) => x.attributes.location),
+      ['Bugaboos', 'Rogers Pass']
+    )
     const annSeesBob = await trips.call(ann, 'GET', `/user/${bobId}/tour`)
-    assert.deepEqual(annSeesBob.json.data.map((x: any) => x.id), [tourId])
+    assert.deepEqual(
+      annSeesBob.json.data.map((x: any) => x.id),
+      [tourId]
+    )
     assert.deepEqual((await trips.call(eve, 'GET', `/user/${bobId}/tour`)).json.data, [])
     assert.equal((await trips.call(ann, 'GET', '/user/99999/tour')).status, 404)
     assert.equal((await trips.call(ann, 'GET', '/tour')).status, 422)
@@ -127,16 +146,37 @@ test('tours: create, list, read, update, delete with membership rules', async (t
     assert.equal(empty.status, 200)
     const attrs = empty.json.data.attributes
     assert.equal(empty.json.data.type, 'plan')
-    for (const field of ['hazard_weather', 'hazard_avalanche', 'hazard_summary', 'route_preview', 'route_alternative', 'route_avalanche', 'emergency_plan', 'debrief_conditions', 'debrief_decisions', 'debrief_plan']) {
+    for (const field of [
+      'hazard_weather',
+      'hazard_avalanche',
+      'hazard_summary',
+      'route_preview',
+      'route_alternative',
+      'route_avalanche',
+      'emergency_plan',
+      'debrief_conditions',
+      'debrief_decisions',
+      'debrief_plan'
+    ]) {
       assert.equal(attrs[field], 'nil', field)
     }
     assert.equal(attrs.checklist, 'false')
-    const aliased = await trips.call(ann, 'POST', '/plan', { tour_id: Number(tourId), route_avalanche: 'north couloir', hazard_weather: 'windy' })
+    const aliased = await trips.call(ann, 'POST', '/plan', {
+      tour_id: Number(tourId),
+      route_avalanche: 'north couloir',
+      hazard_weather: 'windy'
+    })
     assert.equal(aliased.json.data.attributes.route_alternative, 'north couloir')
     assert.equal(aliased.json.data.attributes.route_avalanche, 'north couloir')
     const list = await trips.call(ann, 'GET', `/user/${annId}/tour/${tourId}/plan`)
-    assert.deepEqual(list.json.data.map((p: any) => p.id), [empty.json.data.id, aliased.json.data.id])
-    const updated = await trips.call(bob, 'PATCH', `/plan/${aliased.json.data.id}`, { route_alternative: 'south face', departure_check: 'true' })
+    assert.deepEqual(
+      list.json.data.map((p: any) => p.id),
+      [empty.json.data.id, aliased.json.data.id]
+    )
+    const updated = await trips.call(bob, 'PATCH', `/plan/${aliased.json.data.id}`, {
+      route_alternative: 'south face',
+      departure_check: 'true'
+    })
     assert.equal(updated.status, 202)
     assert.equal(updated.json.data.attributes.route_avalanche, 'south face')
     assert.equal(updated.json.data.attributes.departure_check, 'true')
@@ -211,7 +251,8 @@ test('tour members: add by e-mail, list both ways, duplicates and unknown users 
     const people = await crew(trips)
     const tourId = await rogersPass(trips, people, false)
     const res = await trips.app.inject({
-      method: 'POST', url: `/api/private/v1/tour_user?email_address=${people.bob}&tour_id=${tourId}`,
+      method: 'POST',
+      url: `/api/private/v1/tour_user?email_address=${people.bob}&tour_id=${tourId}`,
       headers: { authorization: `Bearer ${await trips.token(people.ann)}`, 'content-type': 'application/json' }
     })
     assert.equal(res.statusCode, 200, res.body)
@@ -231,7 +272,7 @@ test('tour members: add by e-mail, list both ways, duplicates and unknown users 
     assert.equal((await trips.call(ann, 'POST', '/tour_user', { email_address: eve, tour_id: 99999 })).status, 404)
   })
 
-  await t.test('GET /tour_user?tour_id= lists users, creator first; ?user_id= lists that user\'s links', async () => {
+  await t.test("GET /tour_user?tour_id= lists users, creator first; ?user_id= lists that user's links", async () => {
     const people = await crew(trips)
     const { ann, bob, eve, bobId } = people
     const tourId = await rogersPass(trips, people)
@@ -239,9 +280,19 @@ test('tour members: add by e-mail, list both ways, duplicates and unknown users 
     await user(trips, cat)
     assert.equal((await trips.call(bob, 'POST', '/tour_user', { email_address: cat, tour_id: Number(tourId) })).status, 200)
     const users = await trips.call(bob, 'GET', `/tour_user?tour_id=${tourId}`)
-    assert.deepEqual(users.json.data.map((u: any) => [u.type, u.attributes.email_address]), [['user', ann], ['user', bob], ['user', cat]])
+    assert.deepEqual(
+      users.json.data.map((u: any) => [u.type, u.attributes.email_address]),
+      [
+        ['user', ann],
+        ['user', bob],
+        ['user', cat]
+      ]
+    )
     const links = await trips.call(ann, 'GET', `/tour_user?user_id=${bobId}`)
-    assert.deepEqual(links.json.data.map((l: any) => [l.type, l.attributes]), [['tour_user', { tour_id: tourId, user_id: bobId }]])
+    assert.deepEqual(
+      links.json.data.map((l: any) => [l.type, l.attributes]),
+      [['tour_user', { tour_id: tourId, user_id: bobId }]]
+    )
     assert.deepEqual((await trips.call(eve, 'GET', `/tour_user?user_id=${bobId}`)).json.data, [])
     assert.equal((await trips.call(eve, 'GET', `/tour_user?tour_id=${tourId}`)).status, 404)
     assert.equal((await trips.call(ann, 'GET', '/tour_user')).status, 422)
@@ -253,8 +304,11 @@ test('tour members: add by e-mail, list both ways, duplicates and unknown users 
     const tourId = await rogersPass(trips, people)
     const dan = `dan${crews}@example.com`
     const danId = await user(trips, dan)
-    const attempts = await Promise.all(Array.from({ length: 8 }, (_, i) =>
-      trips.call(i % 2 ? ann : bob, 'POST', '/tour_user', { email_address: dan, tour_id: Number(tourId) })))
+    const attempts = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        trips.call(i % 2 ? ann : bob, 'POST', '/tour_user', { email_address: dan, tour_id: Number(tourId) })
+      )
+    )
     const statuses = attempts.map((a) => a.status).sort()
     assert.deepEqual(statuses, [200, 422, 422, 422, 422, 422, 422, 422])
     const rows = await trips.database.db.selectFrom('trips_tour_users').selectAll().where('user_id', '=', Number(danId)).execute()

@@ -21,7 +21,10 @@ test('users: create, look up, update and delete', async (t) => {
     assert.equal(res.json.data.type, 'user')
     assert.match(res.json.data.id, /^\d+$/)
     assert.deepEqual(res.json.data.attributes, {
-      user_name: 'Ann', email_address: 'Ann@Example.com', emergency_contact_name: 'nil', emergency_number: 'nil'
+      user_name: 'Ann',
+      email_address: 'Ann@Example.com',
+      emergency_contact_name: 'nil',
+      emergency_number: 'nil'
     })
   })
 
@@ -30,7 +33,8 @@ test('users: create, look up, update and delete', async (t) => {
     assert.equal(query.status, 200)
     assert.equal(query.json.data.attributes.emergency_number, '234')
     const form = await trips.app.inject({
-      method: 'POST', url: `${TRIPS_PREFIX}/user`,
+      method: 'POST',
+      url: `${TRIPS_PREFIX}/user`,
       headers: { authorization: `Bearer ${await trips.token('f@example.com')}`, 'content-type': 'application/x-www-form-urlencoded' },
       payload: 'user_name=F&email_address=f%40example.com&emergency_contact_name=Mum'
     })
@@ -68,13 +72,19 @@ test('users: create, look up, update and delete', async (t) => {
     // Profiles are for their owner and tour co-members: ann and gina share a tour.
     const annId = (await trips.call(ann, 'GET', `/user/${ann}`)).json.data.id
     const tour = await trips.call(ann, 'POST', `/user/${annId}/tour`, { date: '2027-01-01', location: 'Ridge' })
-    assert.equal((await trips.call(ann, 'POST', '/tour_user', { email_address: 'gina@example.com', tour_id: Number(tour.json.data.id) })).status, 200)
+    assert.equal(
+      (await trips.call(ann, 'POST', '/tour_user', { email_address: 'gina@example.com', tour_id: Number(tour.json.data.id) })).status,
+      200
+    )
     const found = await trips.call(ann, 'GET', '/user/gina@EXAMPLE.com')
     assert.equal(found.json.data.id, gina.id)
     assert.equal(found.status, 200)
     assert.equal(found.json.data.attributes.user_name, 'Gina')
     const dotted = await trips.call('first.last@mail.co.uk', 'POST', '/user', { user_name: 'FL', email_address: 'first.last@mail.co.uk' })
-    assert.equal((await trips.call('first.last@mail.co.uk', 'GET', `/user/${encodeURIComponent('First.Last@mail.co.uk')}`)).json.data.id, dotted.json.data.id)
+    assert.equal(
+      (await trips.call('first.last@mail.co.uk', 'GET', `/user/${encodeURIComponent('First.Last@mail.co.uk')}`)).json.data.id,
+      dotted.json.data.id
+    )
     assert.equal((await trips.call(ann, 'GET', `/user/${found.json.data.id}`)).json.data.attributes.email_address, 'Gina@Example.com')
     const missing = await trips.call(ann, 'GET', '/user/ghost@example.com')
     assert.equal(missing.status, 404)
@@ -113,7 +123,10 @@ test('users: create, look up, update and delete', async (t) => {
     assert.equal(deleted.body, '')
     assert.equal((await trips.call(dee, 'GET', '/user/bob@example.com')).status, 404)
     const members = await trips.call(dee, 'GET', `/tour_user?tour_id=${tour.id}`)
-    assert.deepEqual(members.json.data.map((u: any) => u.id), [me.id])
+    assert.deepEqual(
+      members.json.data.map((u: any) => u.id),
+      [me.id]
+    )
     assert.equal((await trips.call(dee, 'DELETE', `/user/${bob.id}`)).status, 404)
     // Bob's token no longer has a user: told to create one, not shown what exists.
     const again = await trips.call('bob@example.com', 'DELETE', `/user/${bob.id}`)

@@ -20,7 +20,10 @@ function usePath(): [string, (to: string) => void] {
   return [path, navigate]
 }
 
-export interface Problem { message: string; fields: string[] }
+export interface Problem {
+  message: string
+  fields: string[]
+}
 
 export function problemOf(error: unknown): Problem {
   if (error instanceof ApiError) return { message: error.message, fields: error.fields }
@@ -33,9 +36,17 @@ export function ErrorBanner({ problem, onClose }: { problem: Problem | null; onC
     <div className="error" role="alert" data-testid="error">
       <div>
         <strong>{problem.message}</strong>
-        {problem.fields.length > 0 && <ul>{problem.fields.map((f) => <li key={f}>{f}</li>)}</ul>}
+        {problem.fields.length > 0 && (
+          <ul>
+            {problem.fields.map((f) => (
+              <li key={f}>{f}</li>
+            ))}
+          </ul>
+        )}
       </div>
-      <button type="button" className="link" onClick={onClose} aria-label="Dismiss">×</button>
+      <button type="button" className="link" onClick={onClose} aria-label="Dismiss">
+        ×
+      </button>
     </div>
   )
 }
@@ -45,17 +56,23 @@ export function App() {
   const [session, setSession] = useState<Session | null>(() => loadSession())
   const [notice, setNotice] = useState<Problem | null>(null)
 
-  const logout = useCallback((reason?: string) => {
-    clearSession()
-    setSession(null)
-    if (reason) setNotice({ message: reason, fields: [] })
-    navigate('/login')
-  }, [navigate])
+  const logout = useCallback(
+    (reason?: string) => {
+      clearSession()
+      setSession(null)
+      if (reason) setNotice({ message: reason, fields: [] })
+      navigate('/login')
+    },
+    [navigate]
+  )
 
   // Auto-logout when the token expires.
   useEffect(() => {
     if (!session) return
-    const timer = window.setTimeout(() => logout('Your session has expired; please log in again.'), Math.max(0, session.expiresAt - Date.now()))
+    const timer = window.setTimeout(
+      () => logout('Your session has expired; please log in again.'),
+      Math.max(0, session.expiresAt - Date.now())
+    )
     return () => window.clearTimeout(timer)
   }, [session, logout])
 
@@ -71,20 +88,21 @@ export function App() {
     navigate('/login')
   }
   /** A 401 from any call means the token is no longer accepted. */
-  const onAuthError = useCallback((error: unknown) => {
-    if (error instanceof ApiError && error.status === 401) {
-      logout('Your session is no longer valid; please log in again.')
-      return true
-    }
-    return false
-  }, [logout])
+  const onAuthError = useCallback(
+    (error: unknown) => {
+      if (error instanceof ApiError && error.status === 401) {
+        logout('Your session is no longer valid; please log in again.')
+        return true
+      }
+      return false
+    },
+    [logout]
+  )
 
   const postMatch = /^\/post\/([^/]+)$/.exec(path)
   let page
   if (!session) {
-    page = path === '/signup'
-      ? <SignupForm onSignup={onSignup} />
-      : <LoginForm onLogin={onLogin} />
+    page = path === '/signup' ? <SignupForm onSignup={onSignup} /> : <LoginForm onLogin={onLogin} />
   } else if (postMatch?.[1]) {
     page = <SinglePost id={decodeURIComponent(postMatch[1])} token={session.token} onAuthError={onAuthError} onBack={() => navigate('/')} />
   } else {
@@ -92,16 +110,44 @@ export function App() {
   }
 
   const link = (to: string, label: string) => (
-    <a href={to} className={path === to ? 'active' : ''} onClick={(e) => { e.preventDefault(); navigate(to) }}>{label}</a>
+    <a
+      href={to}
+      className={path === to ? 'active' : ''}
+      onClick={(e) => {
+        e.preventDefault()
+        navigate(to)
+      }}
+    >
+      {label}
+    </a>
   )
   return (
     <div className="app">
       <header className="header">
-        <a href="/" className="brand" onClick={(e) => { e.preventDefault(); navigate('/') }}>Quartet Feed</a>
+        <a
+          href="/"
+          className="brand"
+          onClick={(e) => {
+            e.preventDefault()
+            navigate('/')
+          }}
+        >
+          Quartet Feed
+        </a>
         <nav>
-          {session
-            ? <>{link('/', 'Feed')}<button type="button" className="link" data-testid="logout" onClick={() => logout()}>Logout</button></>
-            : <>{link('/login', 'Login')}{link('/signup', 'Signup')}</>}
+          {session ? (
+            <>
+              {link('/', 'Feed')}
+              <button type="button" className="link" data-testid="logout" onClick={() => logout()}>
+                Logout
+              </button>
+            </>
+          ) : (
+            <>
+              {link('/login', 'Login')}
+              {link('/signup', 'Signup')}
+            </>
+          )}
         </nav>
       </header>
       <main className="main">

@@ -26,9 +26,24 @@ export function LoginForm({ onLogin }: { onLogin: (email: string, password: stri
     <form className="card auth" onSubmit={(e) => void submit(e)} data-testid="login-form">
       <h1>Log in</h1>
       <ErrorBanner problem={problem} onClose={() => setProblem(null)} />
-      <label>E-mail<input type="email" name="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="email" /></label>
-      <label>Password<input type="password" name="password" value={password} onChange={(e) => setPassword(e.target.value)} required autoComplete="current-password" /></label>
-      <button type="submit" disabled={busy}>{busy ? 'Logging in…' : 'Log in'}</button>
+      <label>
+        E-mail
+        <input type="email" name="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="email" />
+      </label>
+      <label>
+        Password
+        <input
+          type="password"
+          name="password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          required
+          autoComplete="current-password"
+        />
+      </label>
+      <button type="submit" disabled={busy}>
+        {busy ? 'Logging in…' : 'Log in'}
+      </button>
     </form>
   )
 }
@@ -42,10 +57,29 @@ export function SignupForm({ onSignup }: { onSignup: (email: string, name: strin
     <form className="card auth" onSubmit={(e) => void submit(e)} data-testid="signup-form">
       <h1>Sign up</h1>
       <ErrorBanner problem={problem} onClose={() => setProblem(null)} />
-      <label>E-mail<input type="email" name="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="email" /></label>
-      <label>Your name<input type="text" name="name" value={name} onChange={(e) => setName(e.target.value)} required autoComplete="name" /></label>
-      <label>Password (at least 5 characters)<input type="password" name="password" value={password} onChange={(e) => setPassword(e.target.value)} required minLength={5} autoComplete="new-password" /></label>
-      <button type="submit" disabled={busy}>{busy ? 'Signing up…' : 'Sign up'}</button>
+      <label>
+        E-mail
+        <input type="email" name="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="email" />
+      </label>
+      <label>
+        Your name
+        <input type="text" name="name" value={name} onChange={(e) => setName(e.target.value)} required autoComplete="name" />
+      </label>
+      <label>
+        Password (at least 5 characters)
+        <input
+          type="password"
+          name="password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          required
+          minLength={5}
+          autoComplete="new-password"
+        />
+      </label>
+      <button type="submit" disabled={busy}>
+        {busy ? 'Signing up…' : 'Sign up'}
+      </button>
     </form>
   )
 }

@@ -30,30 +30,38 @@ export function Feed({ session, onAuthError, onOpen }: Props) {
   const postsRef = useRef(posts)
   postsRef.current = posts
 
-  const fail = useCallback((error: unknown) => {
-    if (!onAuthError(error)) setProblem(problemOf(error))
-  }, [onAuthError])
+  const fail = useCallback(
+    (error: unknown) => {
+      if (!onAuthError(error)) setProblem(problemOf(error))
+    },
+    [onAuthError]
+  )
 
-  const load = useCallback(async (wanted: number) => {
-    setLoading(true)
-    try {
-      const result = await request<{ posts: Post[]; totalItems: number }>(`/feed/posts?page=${wanted}`, { token })
-      const lastPage = Math.max(1, Math.ceil(result.totalItems / PER_PAGE))
-      // The page emptied under us (deletes): show the last page that has posts.
-      if (result.posts.length === 0 && wanted > lastPage) {
-        setPage(lastPage)
-        return
+  const load = useCallback(
+    async (wanted: number) => {
+      setLoading(true)
+      try {
+        const result = await request<{ posts: Post[]; totalItems: number }>(`/feed/posts?page=${wanted}`, { token })
+        const lastPage = Math.max(1, Math.ceil(result.totalItems / PER_PAGE))
+        // The page emptied under us (deletes): show the last page that has posts.
+        if (result.posts.length === 0 && wanted > lastPage) {
+          setPage(lastPage)
+          return
+        }
+        setPosts(result.posts)
+        setTotalItems(result.totalItems)
+      } catch (error) {
+        fail(error)
+      } finally {
+        setLoading(false)
       }
-      setPosts(result.posts)
-      setTotalItems(result.totalItems)
-    } catch (error) {
-      fail(error)
-    } finally {
-      setLoading(false)
-    }
-  }, [token, fail])
+    },
+    [token, fail]
+  )
 
-  useEffect(() => { void load(page) }, [page, load])
+  useEffect(() => {
+    void load(page)
+  }, [page, load])
 
   useEffect(() => {
     request<{ status: string }>('/auth/status', { token }).then((r) => setStatus(r.status), fail)
@@ -78,7 +86,9 @@ export function Feed({ session, onAuthError, onOpen }: Props) {
         void load(pageRef.current)
       }
     })
-    return () => { socket.close() }
+    return () => {
+      socket.close()
+    }
   }, [token, load])
 
   const saveStatus = async (event: FormEvent) => {
@@ -105,12 +115,24 @@ export function Feed({ session, onAuthError, onOpen }: Props) {
   return (
     <section className="feed">
       <form className="status card" onSubmit={(e) => void saveStatus(e)}>
-        <input aria-label="Your status" placeholder="Your status" value={status} onChange={(e) => setStatus(e.target.value)} data-testid="status-input" />
-        <button type="submit" className="secondary">Update status</button>
+        <input
+          aria-label="Your status"
+          placeholder="Your status"
+          value={status}
+          onChange={(e) => setStatus(e.target.value)}
+          data-testid="status-input"
+        />
+        <button type="submit" className="secondary">
+          Update status
+        </button>
       </form>
       <div className="toolbar">
-        <button type="button" onClick={() => setEditing({})} data-testid="new-post">New post</button>
-        <span className={live ? 'live on' : 'live'} data-testid="live">{live ? '● live' : '○ offline'}</span>
+        <button type="button" onClick={() => setEditing({})} data-testid="new-post">
+          New post
+        </button>
+        <span className={live ? 'live on' : 'live'} data-testid="live">
+          {live ? '● live' : '○ offline'}
+        </span>
       </div>
       <ErrorBanner problem={problem} onClose={() => setProblem(null)} />
       {editing && (
@@ -119,33 +141,56 @@ export function Feed({ session, onAuthError, onOpen }: Props) {
           post={editing.post}
           onAuthError={onAuthError}
           onCancel={() => setEditing(null)}
-          onDone={() => { setEditing(null); void load(pageRef.current) }}
+          onDone={() => {
+            setEditing(null)
+            void load(pageRef.current)
+          }}
         />
       )}
       {loading && posts.length === 0 ? <p className="muted">Loading posts…</p> : null}
-      {!loading && posts.length === 0 ? <p className="muted" data-testid="empty">No posts yet.</p> : null}
+      {!loading && posts.length === 0 ? (
+        <p className="muted" data-testid="empty">
+          No posts yet.
+        </p>
+      ) : null}
       <ul className="posts" data-testid="posts">
         {posts.map((post) => (
           <li key={post._id} className="card post" data-testid="post" data-post-id={post._id}>
             <img src={imageSrc(post.imageUrl)} alt="" className="thumb" />
             <div className="body">
-              <p className="meta">Posted by {post.creator.name} on {new Date(post.createdAt).toLocaleDateString('en-US')}</p>
+              <p className="meta">
+                Posted by {post.creator.name} on {new Date(post.createdAt).toLocaleDateString('en-US')}
+              </p>
               <h2 data-testid="post-title">{post.title}</h2>
               <div className="actions">
-                <button type="button" className="secondary" onClick={() => onOpen(post._id)}>View</button>
-                {post.creator._id === session.userId && <>
-                  <button type="button" className="secondary" onClick={() => setEditing({ post })} data-testid="edit-post">Edit</button>
-                  <button type="button" className="danger" onClick={() => void remove(post)} data-testid="delete-post">Delete</button>
-                </>}
+                <button type="button" className="secondary" onClick={() => onOpen(post._id)}>
+                  View
+                </button>
+                {post.creator._id === session.userId && (
+                  <>
+                    <button type="button" className="secondary" onClick={() => setEditing({ post })} data-testid="edit-post">
+                      Edit
+                    </button>
+                    <button type="button" className="danger" onClick={() => void remove(post)} data-testid="delete-post">
+                      Delete
+                    </button>
+                  </>
+                )}
               </div>
             </div>
           </li>
         ))}
       </ul>
       <nav className="pager">
-        <button type="button" className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)} data-testid="newer">Newer</button>
-        <span data-testid="page">Page {page} of {lastPage}</span>
-        <button type="button" className="secondary" disabled={page >= lastPage} onClick={() => setPage(page + 1)} data-testid="older">Older</button>
+        <button type="button" className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)} data-testid="newer">
+          Newer
+        </button>
+        <span data-testid="page">
+          Page {page} of {lastPage}
+        </span>
+        <button type="button" className="secondary" disabled={page >= lastPage} onClick={() => setPage(page + 1)} data-testid="older">
+          Older
+        </button>
       </nav>
     </section>
   )

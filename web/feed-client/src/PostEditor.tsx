@@ -38,7 +38,11 @@ export function PostEditor({ token, post, onDone, onCancel, onAuthError }: Props
     if (file) form.append('image', file)
     else if (post) form.append('image', post.imageUrl)
     try {
-      const result = await request<{ post: Post }>(post ? `/feed/post/${encodeURIComponent(post._id)}` : '/feed/post', { method: post ? 'PUT' : 'POST', token, form })
+      const result = await request<{ post: Post }>(post ? `/feed/post/${encodeURIComponent(post._id)}` : '/feed/post', {
+        method: post ? 'PUT' : 'POST',
+        token,
+        form
+      })
       onDone(result.post)
     } catch (error) {
       if (!onAuthError(error)) setProblem(problemOf(error))
@@ -51,15 +55,28 @@ export function PostEditor({ token, post, onDone, onCancel, onAuthError }: Props
       <form className="card modal" onSubmit={(e) => void submit(e)} data-testid="post-editor">
         <h2>{post ? 'Edit post' : 'New post'}</h2>
         <ErrorBanner problem={problem} onClose={() => setProblem(null)} />
-        <label>Title<input name="title" value={title} onChange={(e) => setTitle(e.target.value)} /></label>
-        <label>Image (PNG or JPEG){post ? ' — leave empty to keep the current one' : ''}
+        <label>
+          Title
+          <input name="title" value={title} onChange={(e) => setTitle(e.target.value)} />
+        </label>
+        <label>
+          Image (PNG or JPEG){post ? ' — leave empty to keep the current one' : ''}
           <input type="file" name="image" accept="image/png,image/jpeg" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
         </label>
-        <div className="preview">{preview ? <img src={preview} alt="Preview" data-testid="preview" /> : <span>Please choose an image.</span>}</div>
-        <label>Content<textarea name="content" rows={5} value={content} onChange={(e) => setContent(e.target.value)} /></label>
+        <div className="preview">
+          {preview ? <img src={preview} alt="Preview" data-testid="preview" /> : <span>Please choose an image.</span>}
+        </div>
+        <label>
+          Content
+          <textarea name="content" rows={5} value={content} onChange={(e) => setContent(e.target.value)} />
+        </label>
         <div className="actions">
-          <button type="button" className="secondary" onClick={onCancel} disabled={busy}>Cancel</button>
-          <button type="submit" disabled={busy} data-testid="save-post">{busy ? 'Saving…' : 'Save'}</button>
+          <button type="button" className="secondary" onClick={onCancel} disabled={busy}>
+            Cancel
+          </button>
+          <button type="submit" disabled={busy} data-testid="save-post">
+            {busy ? 'Saving…' : 'Save'}
+          </button>
         </div>
       </form>
     </div>

@@ -1,11 +1,16 @@
 declare global {
-  interface Window { __FEED_API__?: string }
+  interface Window {
+    __FEED_API__?: string
+  }
 }
 
 /** The API base URL: told by the serving program (/config.js), else the default local feed. */
 export const API_URL = (window.__FEED_API__ ?? 'http://127.0.0.1:3300').replace(/\/$/, '')
 
-export interface Creator { _id: string; name: string }
+export interface Creator {
+  _id: string
+  name: string
+}
 export interface Post {
   _id: string
   title: string
@@ -18,7 +23,11 @@ export interface Post {
 
 /** An error answered by the API: its message, the per-field messages of a 422, and the status. */
 export class ApiError extends Error {
-  constructor(message: string, readonly status: number, readonly fields: string[] = []) {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly fields: string[] = []
+  ) {
     super(message)
     this.name = 'ApiError'
   }
@@ -28,9 +37,15 @@ export function imageSrc(imageUrl: string): string {
   return /^https?:\/\//.test(imageUrl) ? imageUrl : `${API_URL}/${imageUrl.replace(/^\//, '')}`
 }
 
-interface ErrorBody { message?: unknown; data?: { msg?: unknown; param?: unknown }[] }
+interface ErrorBody {
+  message?: unknown
+  data?: { msg?: unknown; param?: unknown }[]
+}
 
-export async function request<T>(path: string, options: { method?: string; token?: string | null; json?: unknown; form?: FormData } = {}): Promise<T> {
+export async function request<T>(
+  path: string,
+  options: { method?: string; token?: string | null; json?: unknown; form?: FormData } = {}
+): Promise<T> {
   const headers: Record<string, string> = {}
   if (options.token) headers.Authorization = `Bearer ${options.token}`
   let body: BodyInit | undefined
@@ -48,7 +63,11 @@ export async function request<T>(path: string, options: { method?: string; token
   }
   const text = await response.text()
   let parsed: unknown
-  try { parsed = text ? JSON.parse(text) : undefined } catch { parsed = undefined }
+  try {
+    parsed = text ? JSON.parse(text) : undefined
+  } catch {
+    parsed = undefined
+  }
   if (!response.ok) {
     const error = (parsed ?? {}) as ErrorBody
     const fields = Array.isArray(error.data)

@@ -1,5 +1,9 @@
 /** The login kept in localStorage with its expiry (the token lives one hour, as the API issues it). */
-export interface Session { token: string; userId: string; expiresAt: number }
+export interface Session {
+  token: string
+  userId: string
+  expiresAt: number
+}
 
 const KEY = 'quartet-feed-session'
 export const SESSION_MS = 60 * 60 * 1000

@@ -53,10 +53,12 @@ function refuse(socket: Socket, format: ErrorFormatter): void {
   socket.setTimeout(REFUSED_GRACE_MS, () => socket.destroy())
   socket.on('end', () => socket.destroy())
   socket.resume()
-  socket.end(rawErrorResponse(format, {
-    statusCode: 429,
-    code: 'RATE_LIMITED',
-    message: 'Too many open connections from this address; close some and retry.',
-    headers: { 'retry-after': '1' }
-  }))
+  socket.end(
+    rawErrorResponse(format, {
+      statusCode: 429,
+      code: 'RATE_LIMITED',
+      message: 'Too many open connections from this address; close some and retry.',
+      headers: { 'retry-after': '1' }
+    })
+  )
 }

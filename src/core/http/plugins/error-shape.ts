@@ -55,7 +55,8 @@ function validationDetails(issues: AjvIssue[], location: string | undefined): Er
   // A union of literals fails once per literal and once more for its anyOf: one message naming the values instead.
   const literals = new Map<string, unknown[]>()
   for (const issue of issues) {
-    if (issue.keyword === 'const') literals.set(issue.instancePath ?? '', [...(literals.get(issue.instancePath ?? '') ?? []), issue.params?.allowedValue])
+    if (issue.keyword === 'const')
+      literals.set(issue.instancePath ?? '', [...(literals.get(issue.instancePath ?? '') ?? []), issue.params?.allowedValue])
   }
   const named = new Set<string>()
   return issues.flatMap((issue) => {
@@ -134,7 +135,11 @@ export function toHttpError(error: unknown): HttpError {
   // out-of-range number) is the client's input, not a server failure.
   const pgError = error as { code?: unknown; severity?: unknown }
   if (typeof pgError.code === 'string' && /^22[0-9A-Z]{3}$/.test(pgError.code) && pgError.severity !== undefined) {
-    return { statusCode: 400, code: 'VALIDATION_FAILED', message: 'A value in the request cannot be stored (invalid characters or out of range).' }
+    return {
+      statusCode: 400,
+      code: 'VALIDATION_FAILED',
+      message: 'A value in the request cannot be stored (invalid characters or out of range).'
+    }
   }
   if (error instanceof SyntaxError) {
     return { statusCode: 400, code: 'MALFORMED_BODY', message: commonErrors.MALFORMED_BODY.message }
@@ -209,20 +214,39 @@ export function clientErrorHandler(format: ErrorFormatter, logger: FastifyBaseLo
       return
     }
     // Closed once the answer is flushed: a client that never half-closes must not keep the socket.
-    const answer = rawErrorResponse(format, { statusCode, code: known?.code ?? 'BAD_REQUEST', message: known?.message ?? 'The request could not be parsed as HTTP.' })
+    const answer = rawErrorResponse(format, {
+      statusCode,
+      code: known?.code ?? 'BAD_REQUEST',
+      message: known?.message ?? 'The request could not be parsed as HTTP.'
+    })
     socket.end(answer, () => socket.destroy())
   }
 }
 
 /** A complete HTTP/1.1 error response in the service's shape, for sockets no request owns; it closes the connection. */
 export function rawErrorResponse(format: ErrorFormatter, error: HttpError): string {
-  const request: ErrorRequest = { id: randomUUID(), url: '', method: '', body: undefined, query: {}, params: {}, headers: {}, routeOptions: {} }
+  const request: ErrorRequest = {
+    id: randomUUID(),
+    url: '',
+    method: '',
+    body: undefined,
+    query: {},
+    params: {},
+    headers: {},
+    routeOptions: {}
+  }
   const formatted = format(error, request)
   const body = JSON.stringify(formatted.body)
-  const extra = Object.entries(error.headers ?? {}).map(([name, value]) => `${name}: ${value}\r\n`).join('')
-  return `HTTP/1.1 ${formatted.statusCode} ${STATUS_CODES[formatted.statusCode] ?? 'Error'}\r\n` +
+  const extra = Object.entries(error.headers ?? {})
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('')
+  return (
+    `HTTP/1.1 ${formatted.statusCode} ${STATUS_CODES[formatted.statusCode] ?? 'Error'}\r\n` +
     'content-type: application/json; charset=utf-8\r\n' +
     `content-length: ${Buffer.byteLength(body)}\r\n` +
-    `x-request-id: ${request.id}\r\n` + extra +
-    'connection: close\r\n\r\n' + body
+    `x-request-id: ${request.id}\r\n` +
+    extra +
+    'connection: close\r\n\r\n' +
+    body
+  )
 }

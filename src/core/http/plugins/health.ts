@@ -37,7 +37,9 @@ export function health(app: App, options: HealthOptions): void {
         if (options.check) await withTimeout(options.check(), options.timeoutMs ?? 2000)
         return { status: 'ok' as const, service: options.name, uptimeSeconds: Math.round(process.uptime()) }
       } catch (error) {
-        return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS))
+        return reply
+          .code(503)
+          .header('retry-after', String(RETRY_AFTER_SECONDS))
           .send({ status: 'unavailable' as const, service: options.name, reason: String(error) })
       }
     }

@@ -26,7 +26,8 @@ export function findUnstorable(value: unknown, path = '', depth = 0): Unstorable
     return undefined
   }
   for (const key in value) {
-    if (key.includes('\u0000')) return { pointer: `${path}/${key.split('\u0000').join('')}`, problem: 'has a property name with a NUL character' }
+    if (key.includes('\u0000'))
+      return { pointer: `${path}/${key.split('\u0000').join('')}`, problem: 'has a property name with a NUL character' }
     const found = findUnstorable((value as Record<string, unknown>)[key], `${path}/${key}`, depth + 1)
     if (found) return found
   }
@@ -35,7 +36,9 @@ export function findUnstorable(value: unknown, path = '', depth = 0): Unstorable
 
 export function unstorableError(found: Unstorable, location: string): AppError {
   const field = found.pointer.replace(/^\//, '') || location
-  return commonError('VALIDATION_FAILED', undefined, { details: [{ pointer: found.pointer || '/', location, message: `${field} ${found.problem}` }] })
+  return commonError('VALIDATION_FAILED', undefined, {
+    details: [{ pointer: found.pointer || '/', location, message: `${field} ${found.problem}` }]
+  })
 }
 
 /**
@@ -45,7 +48,12 @@ export function unstorableError(found: Unstorable, location: string): AppError {
  */
 export function inputSanity(app: App): void {
   app.addHook('onRequest', (request, _reply, done) => {
-    if (NUL_IN_URL.test(request.url)) done(commonError('VALIDATION_FAILED', 'NUL characters are not allowed in the URL.', { details: [{ pointer: '/', message: 'the URL contains a NUL character' }] }))
+    if (NUL_IN_URL.test(request.url))
+      done(
+        commonError('VALIDATION_FAILED', 'NUL characters are not allowed in the URL.', {
+          details: [{ pointer: '/', message: 'the URL contains a NUL character' }]
+        })
+      )
     else done()
   })
   app.addHook('preValidation', (request, _reply, done) => {
@@ -53,7 +61,11 @@ export function inputSanity(app: App): void {
     done(found ? unstorableError(found, 'body') : undefined)
   })
   app.addHook('preHandler', (request, _reply, done) => {
-    for (const [location, value] of [['params', request.params], ['querystring', request.query], ['body', request.body]] as const) {
+    for (const [location, value] of [
+      ['params', request.params],
+      ['querystring', request.query],
+      ['body', request.body]
+    ] as const) {
       const found = findUnstorable(value)
       if (found) {
         done(unstorableError(found, location))

@@ -26,14 +26,16 @@ export async function openApiDocs(app: App, options: OpenApiOptions): Promise<vo
   const documentedErrors = options.errorResponses
   const plain = new Set(options.plainRoutes ?? ['/health'])
   await app.register(swagger, {
-    ...(documentedErrors ? {
-      transform: ({ schema, url }: { schema: FastifySchema; url: string }) => {
-        if (!schema || plain.has(url)) return { schema, url }
-        const response = { ...(schema.response as Record<string, unknown> | undefined) }
-        for (const [status, body] of Object.entries(documentedErrors)) response[status] ??= body
-        return { schema: { ...schema, response }, url }
-      }
-    } : {}),
+    ...(documentedErrors
+      ? {
+          transform: ({ schema, url }: { schema: FastifySchema; url: string }) => {
+            if (!schema || plain.has(url)) return { schema, url }
+            const response = { ...(schema.response as Record<string, unknown> | undefined) }
+            for (const [status, body] of Object.entries(documentedErrors)) response[status] ??= body
+            return { schema: { ...schema, response }, url }
+          }
+        }
+      : {}),
     openapi: {
       openapi: '3.1.0',
       info: { title: `Quartet ${options.name}`, description: options.description, version: options.version ?? '1.0.0' },

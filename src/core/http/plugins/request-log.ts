@@ -49,13 +49,23 @@ export function requestLog(app: App, options: { batch?: number; delayMs?: number
     // Requests of one service share a stream; a line per stream keeps each in order.
     const text = new Map<Finished['stream'], string>()
     for (const line of batch) {
-      text.set(line.stream, (text.get(line.stream) ?? '') +
-        `{"level":${INFO},"time":${line.time}${line.bindings},"method":${JSON.stringify(line.method)},"url":${JSON.stringify(redactUrl(line.url))},"statusCode":${line.statusCode},"ms":${line.ms},"msg":"request"}\n`)
+      text.set(
+        line.stream,
+        (text.get(line.stream) ?? '') +
+          `{"level":${INFO},"time":${line.time}${line.bindings},"method":${JSON.stringify(line.method)},` +
+          `"url":${JSON.stringify(redactUrl(line.url))},"statusCode":${line.statusCode},"ms":${line.ms},"msg":"request"}\n`
+      )
     }
     for (const [stream, lines] of text) stream.write(lines)
   }
 
-  if (!flushOnExit) process.prependListener('exit', flushOnExit = () => { for (const each of flushes) each() })
+  if (!flushOnExit)
+    process.prependListener(
+      'exit',
+      (flushOnExit = () => {
+        for (const each of flushes) each()
+      })
+    )
   flushes.add(flush)
   app.addHook('onClose', (_instance, done) => {
     flush()
@@ -68,9 +78,20 @@ export function requestLog(app: App, options: { batch?: number; delayMs?: number
     const stream = internals[streamSym] as Finished['stream'] | undefined
     if (stream === undefined) {
       // Not a pino logger: its own info call, unbatched.
-      log.info({ method: request.method, url: redactUrl(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request')
+      log.info(
+        { method: request.method, url: redactUrl(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+        'request'
+      )
     } else {
-      pending.push({ time: Date.now(), bindings: (internals[chindingsSym] as string | undefined) ?? '', stream, method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) })
+      pending.push({
+        time: Date.now(),
+        bindings: (internals[chindingsSym] as string | undefined) ?? '',
+        stream,
+        method: request.method,
+        url: request.url,
+        statusCode: reply.statusCode,
+        ms: Math.round(reply.elapsedTime)
+      })
       if (pending.length >= batchSize) flush()
       else timer ??= setTimeout(flush, delayMs).unref()
     }

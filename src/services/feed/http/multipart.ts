@@ -31,7 +31,15 @@ export function uploadOf(request: FastifyRequest): Upload | undefined {
  */
 export async function acceptPostForms(app: App, imageMaxBytes: number): Promise<void> {
   await app.register(multipart, {
-    limits: { fileSize: imageMaxBytes, files: 1, fields: 10, parts: 12, fieldSize: MULTIPART_FIELD_BYTES, fieldNameSize: 100, headerPairs: 50 },
+    limits: {
+      fileSize: imageMaxBytes,
+      files: 1,
+      fields: 10,
+      parts: 12,
+      fieldSize: MULTIPART_FIELD_BYTES,
+      fieldNameSize: 100,
+      headerPairs: 50
+    },
     throwFileSizeLimit: true
   })
   app.addHook('preValidation', async (request) => {
@@ -55,9 +63,12 @@ function uploadError(error: unknown, maxBytes: number): AppError {
   if (error instanceof AppError) return error
   const code = (error as { code?: unknown }).code
   switch (code) {
-    case 'FST_REQ_FILE_TOO_LARGE': return tooLarge(maxBytes)
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return tooLarge(maxBytes)
     case 'FST_FILES_LIMIT':
-      return feedError('FEED_INVALID_POST', 'Upload one image only (field image).', { details: [fieldError('image', 'Only one file may be uploaded.')] })
+      return feedError('FEED_INVALID_POST', 'Upload one image only (field image).', {
+        details: [fieldError('image', 'Only one file may be uploaded.')]
+      })
     case 'FST_PARTS_LIMIT':
     case 'FST_FIELDS_LIMIT':
       return feedError('FEED_INVALID_POST', 'The form has too many fields; send title, content and image.')
@@ -65,7 +76,10 @@ function uploadError(error: unknown, maxBytes: number): AppError {
       return feedError('UNSUPPORTED_MEDIA_TYPE', 'Send the post as multipart/form-data or JSON.')
     default: {
       const reason = error instanceof Error ? error.message : String(error)
-      return feedError('FEED_MULTIPART_INVALID', `The multipart body could not be read (${reason.slice(0, 200)}); it may be truncated or malformed.`)
+      return feedError(
+        'FEED_MULTIPART_INVALID',
+        `The multipart body could not be read (${reason.slice(0, 200)}); it may be truncated or malformed.`
+      )
     }
   }
 }
@@ -84,16 +98,22 @@ async function readPostForm(request: FastifyRequest, maxBytes: number): Promise<
       if (part.type === 'file') {
         if (part.fieldname !== 'image') {
           part.file.resume()
-          problem ??= feedError('FEED_INVALID_POST', `Unexpected file field "${part.fieldname.slice(0, 100)}"; upload the image in the field image.`, {
-            details: [fieldError(part.fieldname.slice(0, 100), 'Unexpected file field.')]
-          })
+          problem ??= feedError(
+            'FEED_INVALID_POST',
+            `Unexpected file field "${part.fieldname.slice(0, 100)}"; upload the image in the field image.`,
+            {
+              details: [fieldError(part.fieldname.slice(0, 100), 'Unexpected file field.')]
+            }
+          )
           continue
         }
         const bytes = await part.toBuffer()
         if (part.file.truncated) throw tooLarge(maxBytes)
         if (bytes.length === 0 && !part.filename) continue
         if (upload) {
-          problem ??= feedError('FEED_INVALID_POST', 'Upload one image only (field image).', { details: [fieldError('image', 'Only one file may be uploaded.')] })
+          problem ??= feedError('FEED_INVALID_POST', 'Upload one image only (field image).', {
+            details: [fieldError('image', 'Only one file may be uploaded.')]
+          })
           continue
         }
         upload = { bytes, filename: part.filename || 'image' }

@@ -10,16 +10,22 @@ const FieldErrorSchema = Type.Object({
   msg: Type.String()
 })
 
-export const ErrorBody = Type.Object({
-  message: Type.String(),
-  code: Type.String({ description: 'stable error code (docs/errors.md)' }),
-  data: Type.Optional(Type.Array(FieldErrorSchema, { description: 'per-field problems of a 422' }))
-}, { description: 'Error: {message, code, data?}' })
+export const ErrorBody = Type.Object(
+  {
+    message: Type.String(),
+    code: Type.String({ description: 'stable error code (docs/errors.md)' }),
+    data: Type.Optional(Type.Array(FieldErrorSchema, { description: 'per-field problems of a 422' }))
+  },
+  { description: 'Error: {message, code, data?}' }
+)
 
-export const TooManyAttempts = Type.Object({
-  message: Type.String(),
-  code: Type.String({ description: 'FEED_TOO_MANY_ATTEMPTS (this client) or FEED_LOGIN_LOCKED (this e-mail address)' })
-}, { description: 'Too many attempts; the retry-after header gives the seconds to wait' })
+export const TooManyAttempts = Type.Object(
+  {
+    message: Type.String(),
+    code: Type.String({ description: 'FEED_TOO_MANY_ATTEMPTS (this client) or FEED_LOGIN_LOCKED (this e-mail address)' })
+  },
+  { description: 'Too many attempts; the retry-after header gives the seconds to wait' }
+)
 
 export const MessageResponse = Type.Object({ message: Type.String() })
 

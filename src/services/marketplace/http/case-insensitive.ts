@@ -44,7 +44,13 @@ function canonicaliseKeys(value: unknown, names: Map<string, string>, depth = 0)
   return out
 }
 
-const QUERY_NAMES = new Map([['createdsince', 'createdSince'], ['page', 'page'], ['pagesize', 'pageSize'], ['maxcount', 'maxCount'], ['apikey', 'apikey']])
+const QUERY_NAMES = new Map([
+  ['createdsince', 'createdSince'],
+  ['page', 'page'],
+  ['pagesize', 'pageSize'],
+  ['maxcount', 'maxCount'],
+  ['apikey', 'apikey']
+])
 
 /**
  * Property and query parameter names are matched case-insensitively (ASP.NET's behaviour): each
@@ -58,7 +64,8 @@ export function caseInsensitiveInput(scope: App): void {
     if (body) collectPropertyNames([body as TSchema], names)
   })
   scope.addHook('preValidation', async (request) => {
-    if (request.body !== undefined && request.body !== null && typeof request.body === 'object') request.body = canonicaliseKeys(request.body, names)
+    if (request.body !== undefined && request.body !== null && typeof request.body === 'object')
+      request.body = canonicaliseKeys(request.body, names)
     const query = request.query as Record<string, unknown>
     const canonical: Record<string, unknown> = {}
     for (const [key, value] of Object.entries(query)) canonical[QUERY_NAMES.get(key.toLowerCase()) ?? key] = value

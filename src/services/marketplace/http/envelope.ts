@@ -13,13 +13,14 @@ export const EnvelopeFields = {
   ValidationErrors: Type.Record(Type.String(), Type.Array(Type.String()))
 }
 export const Single = <T extends TSchema>(content: T) => Type.Object({ ...EnvelopeFields, Content: content })
-export const Collection = <T extends TSchema>(item: T) => Type.Object({
-  ...EnvelopeFields,
-  Content: Type.Array(item),
-  Count: Type.Integer({ description: 'items in this response' }),
-  TotalCount: Type.Integer({ description: 'items on all pages' }),
-  ItemsPerPage: Type.Integer()
-})
+export const Collection = <T extends TSchema>(item: T) =>
+  Type.Object({
+    ...EnvelopeFields,
+    Content: Type.Array(item),
+    Count: Type.Integer({ description: 'items in this response' }),
+    TotalCount: Type.Integer({ description: 'items on all pages' }),
+    ItemsPerPage: Type.Integer()
+  })
 const ErrorEnvelope = Type.Object({
   ...EnvelopeFields,
   Content: Type.Null(),
@@ -32,7 +33,18 @@ export const errorResponses = (...codes: number[]) => Object.fromEntries([400, 4
 /** Every /v2 route takes the key as the apikey query parameter or the X-CE-KEY header. */
 export const security: Record<string, string[]>[] = [{ apikey: [] }, { apikeyHeader: [] }]
 
-export const ok = <T>(content: T, statusCode = 200) => ({ StatusCode: statusCode, Success: true, Message: null, ValidationErrors: {}, Content: content })
-export const page = <T>(items: T[], total: number, perPage: number) => ({ ...ok(items), Count: items.length, TotalCount: total, ItemsPerPage: perPage })
+export const ok = <T>(content: T, statusCode = 200) => ({
+  StatusCode: statusCode,
+  Success: true,
+  Message: null,
+  ValidationErrors: {},
+  Content: content
+})
+export const page = <T>(items: T[], total: number, perPage: number) => ({
+  ...ok(items),
+  Count: items.length,
+  TotalCount: total,
+  ItemsPerPage: perPage
+})
 /** A 201 (or 200) with no content and a sentence saying what was done. */
 export const done = (message: string, statusCode = 201) => ({ ...ok(null, statusCode), Message: message })

@@ -12,15 +12,23 @@ export const Nullable = <T extends TSchema>(schema: T) => {
   const raw = schema as unknown as Record<string, unknown>
   return Type.Unsafe<Static<T> | null>({ ...raw, type: [raw.type as string, 'null'] })
 }
-export const Money = (description: string) => Type.Number({ minimum: 0, maximum: 1_000_000_000, description: `${description} (at most 2 decimals)` })
+export const Money = (description: string) =>
+  Type.Number({ minimum: 0, maximum: 1_000_000_000, description: `${description} (at most 2 decimals)` })
 export const Rate = (description: string) => Type.Number({ minimum: 0, maximum: 100, description: `${description} (percent)` })
 export const Quantity = Type.Integer({ minimum: 0, maximum: 1_000_000_000 })
-export const ExtraData = Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 2000 }), { description: 'free key/value pairs (keys kept as sent)' })
-export const Enum = (values: readonly string[], description?: string) => Type.Union(values.map((v) => Type.Literal(v)), description ? { description } : {})
+export const ExtraData = Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 2000 }), {
+  description: 'free key/value pairs (keys kept as sent)'
+})
+export const Enum = (values: readonly string[], description?: string) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    description ? { description } : {}
+  )
 
 /** ISO-8601 date-time, with a zone or taken as UTC; checked again as a real date by `normaliseDateTime`. */
 const DATE_TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2}([T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?)?(Z|z|[+-]\\d{2}(:?\\d{2})?)?$'
-export const DateTime = (description: string) => Type.String({ pattern: DATE_TIME_PATTERN, maxLength: 40, description: `${description} (ISO-8601)` })
+export const DateTime = (description: string) =>
+  Type.String({ pattern: DATE_TIME_PATTERN, maxLength: 40, description: `${description} (ISO-8601)` })
 
 /** Normalises an ISO-8601 date-time to the stored form (UTC, milliseconds); a date alone is midnight UTC. */
 export function normaliseDateTime(text: string, field: string): string {

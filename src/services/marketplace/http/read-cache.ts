@@ -87,17 +87,20 @@ export function createReadCache(maxBytes = 64 * 1024 * 1024): ReadCache {
     },
     gzipOf(rendering) {
       const entry = rendering as Entry
-      entry.gzip ??= gzip(entry.body).then((compressed) => {
-        if (entries.get(entry.key) === entry) {
-          entry.gzipBytes = compressed.length
-          bytes += compressed.length
-          evict()
+      entry.gzip ??= gzip(entry.body).then(
+        (compressed) => {
+          if (entries.get(entry.key) === entry) {
+            entry.gzipBytes = compressed.length
+            bytes += compressed.length
+            evict()
+          }
+          return compressed
+        },
+        (error: unknown) => {
+          delete entry.gzip
+          throw error
         }
-        return compressed
-      }, (error: unknown) => {
-        delete entry.gzip
-        throw error
-      })
+      )
       return entry.gzip
     },
     stats: () => ({ entries: entries.size, bytes })
@@ -115,7 +118,14 @@ const JSON_TYPE = 'application/json; charset=utf-8'
  * a page of 1,000 products is ~0.6 MB of JSON. Read `version` before the data that `render`
  * reads (see above).
  */
-export async function sendCached(cache: ReadCache, request: FastifyRequest, reply: FastifyReply, key: string, version: number, render: () => Promise<unknown>): Promise<FastifyReply> {
+export async function sendCached(
+  cache: ReadCache,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  key: string,
+  version: number,
+  render: () => Promise<unknown>
+): Promise<FastifyReply> {
   let rendering = cache.get(key, version)
   if (rendering === undefined) {
     const serialised = reply.serialize(await render())

@@ -91,8 +91,16 @@ export const marketplaceMigrations: MigrationSet = {
         .addUniqueConstraint('mp_fulfilments_merchant_reference', ['customer_id', 'kind', 'merchant_reference'])
         .addUniqueConstraint('mp_fulfilments_channel_reference', ['customer_id', 'channel_id', 'kind', 'channel_reference'])
         .execute()
-      await db.schema.createIndex('mp_fulfilments_since').on('mp_fulfilments').columns(['customer_id', 'kind', 'created_at', 'id']).execute()
-      await db.schema.createIndex('mp_fulfilments_channel_since').on('mp_fulfilments').columns(['customer_id', 'channel_id', 'kind', 'created_at', 'id']).execute()
+      await db.schema
+        .createIndex('mp_fulfilments_since')
+        .on('mp_fulfilments')
+        .columns(['customer_id', 'kind', 'created_at', 'id'])
+        .execute()
+      await db.schema
+        .createIndex('mp_fulfilments_channel_since')
+        .on('mp_fulfilments')
+        .columns(['customer_id', 'channel_id', 'kind', 'created_at', 'id'])
+        .execute()
       await db.schema.createIndex('mp_fulfilments_order').on('mp_fulfilments').column('order_id').execute()
 
       await addIdColumn(db, db.schema.createTable('mp_fulfilment_lines'))
@@ -141,8 +149,14 @@ export const marketplaceMigrations: MigrationSet = {
   // its own transaction, so a cached rendering is served only while its version is current.
   marketplace_0002_read_versions: {
     async up(db: Kysely<any>) {
-      await db.schema.alterTable('mp_customers').addColumn('orders_version', 'bigint', (c) => c.notNull().defaultTo(0)).execute()
-      await db.schema.alterTable('mp_customers').addColumn('products_version', 'bigint', (c) => c.notNull().defaultTo(0)).execute()
+      await db.schema
+        .alterTable('mp_customers')
+        .addColumn('orders_version', 'bigint', (c) => c.notNull().defaultTo(0))
+        .execute()
+      await db.schema
+        .alterTable('mp_customers')
+        .addColumn('products_version', 'bigint', (c) => c.notNull().defaultTo(0))
+        .execute()
     }
   }
 }

@@ -12,16 +12,31 @@ import { createParking } from '../modules/process/parking.js'
 import { withProject, type ProjectContext } from './context.js'
 import { CliError, err, EXIT_OK, EXIT_USAGE, out, style, table } from './output.js'
 
-export const NOT_INTERACTIVE = 'quartet approvals decide needs an interactive terminal: it asks you to type the request id to confirm (stdin is not a TTY).'
+export const NOT_INTERACTIVE =
+  'quartet approvals decide needs an interactive terminal: it asks you to type the request id to confirm (stdin is not a TTY).'
 
 // The local operator's tenant (the service's default); a decision settles a parked submission here, at once.
 function approvalsOf(context: ProjectContext): ApprovalsService {
   return createParking({
-    projectRoot: context.projectRoot, projectId: context.projectId, repositories: context.repositories, runControl: context.runControl, engine: context.engine,
-    dataDir: context.dataDir, clock: context.platform.clock, approvalConfig: () => context.projectConfig.config.approval,
-    newId: () => { throw new CliError('the CLI does not create approval requests') },
-    randomSuffix: () => { throw new CliError('the CLI does not submit work') },
-    onSettleError: (error) => err(`The decision is recorded, but the parked submission could not be moved on (the server's sweep will): ${error instanceof Error ? error.message : String(error)}`)
+    projectRoot: context.projectRoot,
+    projectId: context.projectId,
+    repositories: context.repositories,
+    runControl: context.runControl,
+    engine: context.engine,
+    dataDir: context.dataDir,
+    clock: context.platform.clock,
+    approvalConfig: () => context.projectConfig.config.approval,
+    newId: () => {
+      throw new CliError('the CLI does not create approval requests')
+    },
+    randomSuffix: () => {
+      throw new CliError('the CLI does not submit work')
+    },
+    onSettleError: (error) =>
+      err(
+        "The decision is recorded, but the parked submission could not be moved on (the server's sweep will): " +
+          `${error instanceof Error ? error.message : String(error)}`
+      )
   }).approvals
 }
 
@@ -32,7 +47,11 @@ function printEntry(entry: ApprovalEntryView): void {
   out(`requester  ${r.requester.id}   scope ${r.scope}   risk ${r.risk}${r.taskId ? `   task ${r.taskId}` : ''}`)
   out(`created    ${r.createdAt}   expires ${r.expiresAt} (then: ${r.defaultAction})`)
   out(`arguments  ${JSON.stringify(r.maskedArgs)}`)
-  if (entry.decision) out(`decision   ${entry.decision.decision} by ${entry.decision.decidedBy} via ${entry.decision.channel} at ${entry.decision.decidedAt}${entry.decision.reason ? ` — ${entry.decision.reason}` : ''}`)
+  if (entry.decision)
+    out(
+      `decision   ${entry.decision.decision} by ${entry.decision.decidedBy} via ${entry.decision.channel} at ${entry.decision.decidedAt}` +
+        `${entry.decision.reason ? ` — ${entry.decision.reason}` : ''}`
+    )
 }
 
 export function listCommand(runtime: CliRuntime, options: ProjectOptions & { json?: boolean; all?: boolean }): Promise<number> {
@@ -47,7 +66,10 @@ export function listCommand(runtime: CliRuntime, options: ProjectOptions & { jso
       out(options.all ? 'No approval requests.' : 'No pending approval requests.')
       return EXIT_OK
     }
-    const lines = table(['ID', 'STATE', 'RISK', 'EXPIRES', 'SUMMARY'], entries.map((e) => [e.request.id, e.category, e.request.risk, e.request.expiresAt, e.request.summary]))
+    const lines = table(
+      ['ID', 'STATE', 'RISK', 'EXPIRES', 'SUMMARY'],
+      entries.map((e) => [e.request.id, e.category, e.request.risk, e.request.expiresAt, e.request.summary])
+    )
     for (const [i, line] of lines.entries()) out(i === 0 ? style.bold(line) : line)
     return EXIT_OK
   })
@@ -62,7 +84,9 @@ export function showCommand(runtime: CliRuntime, id: string, options: ProjectOpt
   })
 }
 
-export interface DecideOptions extends ProjectOptions { reason?: string }
+export interface DecideOptions extends ProjectOptions {
+  reason?: string
+}
 
 export async function decideCommand(runtime: CliRuntime, id: string, decision: string, options: DecideOptions): Promise<number> {
   if (decision !== 'allow' && decision !== 'deny') {
@@ -87,7 +111,14 @@ export async function decideCommand(runtime: CliRuntime, id: string, decision: s
       prompt.close()
     }
     if (typed !== id) throw new CliError('The typed id does not match: nothing was decided.')
-    const result = await service.decide({ id, decision, reason: options.reason, decidedBy: os.userInfo().username, channel: 'cli', idempotencyKey: null })
+    const result = await service.decide({
+      id,
+      decision,
+      reason: options.reason,
+      decidedBy: os.userInfo().username,
+      channel: 'cli',
+      idempotencyKey: null
+    })
     out(`${style.bold(id)}: ${result.decision.decision} by ${result.decision.decidedBy} at ${result.decision.decidedAt}`)
     return EXIT_OK
   })

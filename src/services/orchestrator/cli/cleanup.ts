@@ -15,7 +15,11 @@ export function cleanupCommand(runtime: CliRuntime, options: ProjectOptions): Pr
     for (const removed of report.removed) out(`${style.green('removed')}  ${removed.branch}  ${where(removed.path)}`)
     for (const kept of report.kept) out(`${style.yellow('kept')}     ${kept.branch}  ${where(kept.path)}: ${kept.reason}`)
     if (report.removed.length === 0 && report.kept.length === 0) out('Nothing to clean up: no task worktrees.')
-    else out(`${report.removed.length} removed, ${report.kept.length} kept${report.kept.length > 0 ? ' (merge or commit that work, then run quartet cleanup again)' : ''}.`)
+    else
+      out(
+        `${report.removed.length} removed, ${report.kept.length} kept` +
+          `${report.kept.length > 0 ? ' (merge or commit that work, then run quartet cleanup again)' : ''}.`
+      )
     return EXIT_OK
   })
 }

@@ -34,11 +34,12 @@ export interface ProjectContext {
 
 /** The project directory as configured, checked to exist (no database needed). */
 export function resolveProject(runtime: CliRuntime | null, options: ProjectOptions): { config: Config | null; projectRoot: string } {
-  const config = runtime ? runtime.loadConfig({ QUARTET_DATA_DIR: options.dataDir, QUARTET_PROJECT: options.project }, [orchestratorConfig]) : null
-  const projectRoot = config
-    ? (config.services.orchestrator as OrchestratorSettings).projectRoot
-    : path.resolve(options.project ?? '.')
-  if (!fs.statSync(projectRoot, { throwIfNoEntry: false })?.isDirectory()) throw new CliError(`The project directory ${projectRoot} does not exist.`)
+  const config = runtime
+    ? runtime.loadConfig({ QUARTET_DATA_DIR: options.dataDir, QUARTET_PROJECT: options.project }, [orchestratorConfig])
+    : null
+  const projectRoot = config ? (config.services.orchestrator as OrchestratorSettings).projectRoot : path.resolve(options.project ?? '.')
+  if (!fs.statSync(projectRoot, { throwIfNoEntry: false })?.isDirectory())
+    throw new CliError(`The project directory ${projectRoot} does not exist.`)
   return { config, projectRoot }
 }
 
@@ -54,12 +55,29 @@ export async function openProject(runtime: CliRuntime, options: ProjectOptions):
     const killGraceMs = projectConfig.errors.length === 0 ? Math.round(projectConfig.config.engine.kill_grace_seconds * 1000) : 5000
     const runControl = createRunControl({ repositories, clock: platform.clock, killGraceMs })
     const engine = createEngineService({
-      projectRoot, projectId, dataDir: config!.dataDir, databaseUrl: config!.databaseUrl, repositories, runControl, platform: enginePlatform,
+      projectRoot,
+      projectId,
+      dataDir: config!.dataDir,
+      databaseUrl: config!.databaseUrl,
+      repositories,
+      runControl,
+      platform: enginePlatform,
       // A server watching this project tails the event log itself; nothing to wake here.
       notify: () => {},
       newId: idMaker(platform)
     })
-    return { config: config!, projectRoot, dataDir: config!.dataDir, projectId, database, repositories, runControl, engine, platform: enginePlatform, projectConfig }
+    return {
+      config: config!,
+      projectRoot,
+      dataDir: config!.dataDir,
+      projectId,
+      database,
+      repositories,
+      runControl,
+      engine,
+      platform: enginePlatform,
+      projectConfig
+    }
   } catch (error) {
     await database.close()
     throw error
@@ -67,7 +85,11 @@ export async function openProject(runtime: CliRuntime, options: ProjectOptions):
 }
 
 /** Opens the project, runs the command, closes the database; engine and usage errors become messages and exit codes. */
-export async function withProject(runtime: CliRuntime, options: ProjectOptions, command: (context: ProjectContext) => Promise<number>): Promise<number> {
+export async function withProject(
+  runtime: CliRuntime,
+  options: ProjectOptions,
+  command: (context: ProjectContext) => Promise<number>
+): Promise<number> {
   let context: ProjectContext
   try {
     context = await openProject(runtime, options)
@@ -89,7 +111,8 @@ export async function withProject(runtime: CliRuntime, options: ProjectOptions, 
 
 /** Commands that start work need a valid project config: each bad key is named. */
 export function requireValidConfig(context: Pick<ProjectContext, 'projectConfig' | 'projectRoot'>): void {
-  if (context.projectConfig.errors.length > 0) throw new CliError(configErrorLines(projectConfigPath(context.projectRoot), context.projectConfig.errors).join('\n'), EXIT_USAGE)
+  if (context.projectConfig.errors.length > 0)
+    throw new CliError(configErrorLines(projectConfigPath(context.projectRoot), context.projectConfig.errors).join('\n'), EXIT_USAGE)
 }
 
 /** A task by its id (`s1-2`) or by its key in the newest sprint (`2`); unknown ones are explained. */
@@ -101,7 +124,8 @@ export async function findTask(context: ProjectContext, ref: string): Promise<Ta
     const owner = await repos.sprints.get(byId.sprint_id)
     if (owner?.project_id === context.projectId) return byId
   }
-  if (!sprint) throw new CliError(`Unknown task ${JSON.stringify(ref)}: nothing is planned in ${context.projectRoot} (run quartet plan first).`)
+  if (!sprint)
+    throw new CliError(`Unknown task ${JSON.stringify(ref)}: nothing is planned in ${context.projectRoot} (run quartet plan first).`)
   const tasks = await repos.tasks.listBySprint(sprint.id)
   const byKey = tasks.find((t) => t.key === ref)
   if (byKey) return byKey

@@ -17,7 +17,13 @@ export async function doctorCommand(runtime: CliRuntime, options: ProjectOptions
     return exitCode
   }
   const { projectRoot, config } = resolved
-  const report = await runDoctor({ root: projectRoot, dataDir: config!.dataDir, configResult: loadProjectConfig(projectRoot), platform: { ...nodePlatform() }, env: process.env })
+  const report = await runDoctor({
+    root: projectRoot,
+    dataDir: config!.dataDir,
+    configResult: loadProjectConfig(projectRoot),
+    platform: { ...nodePlatform() },
+    env: process.env
+  })
   if (options.json) {
     out(JSON.stringify(report, null, 2))
     return report.ok ? EXIT_OK : EXIT_FAILED

@@ -26,11 +26,27 @@ export type FollowEnd = { kind: 'ended'; job: JobRow } | { kind: 'interrupted' }
 const BATCH = 500
 const RECONCILE_MS = 1000
 // In the table view these still get a line of their own above the table: they are the history.
-const TABLE_HISTORY = new Set(['task_done', 'task_no_go', 'task_blocked', 'task_cancelled', 'task_killed', 'task_retry', 'job_orphaned', 'job_killed', 'budget_exceeded', 'sprint_finished', 'sprint_resumed'])
+const TABLE_HISTORY = new Set([
+  'task_done',
+  'task_no_go',
+  'task_blocked',
+  'task_cancelled',
+  'task_killed',
+  'task_retry',
+  'job_orphaned',
+  'job_killed',
+  'budget_exceeded',
+  'sprint_finished',
+  'sprint_resumed'
+])
 
 export async function followJob(context: ProjectContext, options: FollowOptions): Promise<FollowEnd> {
   const { repositories: repos, projectId } = context
-  const write = options.write ?? ((text: string) => { process.stdout.write(text) })
+  const write =
+    options.write ??
+    ((text: string) => {
+      process.stdout.write(text)
+    })
   const redraw = createRedraw(write)
   const views = new Map<string, TaskView>()
   const stop = new AbortController()
@@ -74,7 +90,12 @@ export async function followJob(context: ProjectContext, options: FollowOptions)
       const job = await repos.jobs.get(options.jobId)
       if (!job || job.active === 0) {
         // What the job (or the reconcile that ended it) wrote last.
-        for (let more = await repos.events.readAfter(projectId, seq, BATCH, { sprintId: options.sprintId }); more.length > 0; more = await repos.events.readAfter(projectId, seq, BATCH, { sprintId: options.sprintId })) show(more)
+        for (
+          let more = await repos.events.readAfter(projectId, seq, BATCH, { sprintId: options.sprintId });
+          more.length > 0;
+          more = await repos.events.readAfter(projectId, seq, BATCH, { sprintId: options.sprintId })
+        )
+          show(more)
         await drawTable()
         if (!job) throw new Error(`job ${options.jobId} disappeared from the database`)
         return { kind: 'ended', job }

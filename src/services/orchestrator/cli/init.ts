@@ -59,7 +59,11 @@ export async function initCommand(options: ProjectOptions): Promise<number> {
     const existing = loadProjectConfig(projectRoot)
     for (const line of existing.errors.length > 0 ? configErrorLines(result.configPath, existing.errors) : []) out(line)
   }
-  const exclude = { added: 'added .quartet/ to .git/info/exclude', present: '.quartet/ is already in .git/info/exclude', 'not-a-git-repo': 'not a git repository: tasks will run in place, without worktrees or branches (git init to get them)' }
+  const exclude = {
+    added: 'added .quartet/ to .git/info/exclude',
+    present: '.quartet/ is already in .git/info/exclude',
+    'not-a-git-repo': 'not a git repository: tasks will run in place, without worktrees or branches (git init to get them)'
+  }
   out(`${result.gitExclude === 'added' ? style.green('git') : style.dim('git')}     ${exclude[result.gitExclude]}`)
 
   const directives = path.join(projectRoot, DIRECTIVES_FILE)

@@ -14,7 +14,10 @@ export function killCommand(runtime: CliRuntime, taskRef: string | undefined, op
         out(`Task ${task.id} is ${task.status}: nothing to kill.`)
         return EXIT_FAILED
       }
-      out(`Killed task ${task.id}: CANCELLED${groups(result.killedPids)}. The run goes on with the other tasks; tasks that depend on it become BLOCKED.`)
+      out(
+        `Killed task ${task.id}: CANCELLED${groups(result.killedPids)}. ` +
+          'The run goes on with the other tasks; tasks that depend on it become BLOCKED.'
+      )
       return EXIT_OK
     }
     const { repositories: repos } = context

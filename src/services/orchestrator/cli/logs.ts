@@ -62,7 +62,10 @@ async function stillRunning(context: ProjectContext, taskId: string): Promise<bo
   const status = task.status as TaskStatus
   if (ACTIVE_TASK_STATUSES.includes(status)) return true
   // A task waiting its turn in a live job will start and write its log.
-  return (status === 'PENDING' || status === 'ORPHANED') && (await context.repositories.jobs.active(context.projectId))?.sprint_id === task.sprint_id
+  return (
+    (status === 'PENDING' || status === 'ORPHANED') &&
+    (await context.repositories.jobs.active(context.projectId))?.sprint_id === task.sprint_id
+  )
 }
 
 function copyNew(file: string, offset: number): number {

@@ -9,8 +9,23 @@ import { LOCAL_TENANT, localProjectPrincipal, memoryScopeOf } from '../modules/m
 import { withProject, type ProjectContext } from './context.js'
 import { CliError, EXIT_FAILED, EXIT_OK, out } from './output.js'
 
-export interface AddOptions extends ProjectOptions { type?: string; title: string; content?: string; file?: string; tags?: string; status?: string }
-export interface SearchOptions extends ProjectOptions { type?: string; status?: string; sprintMin?: string; mode?: string; limit?: string; cursor?: string; json?: boolean }
+export interface AddOptions extends ProjectOptions {
+  type?: string
+  title: string
+  content?: string
+  file?: string
+  tags?: string
+  status?: string
+}
+export interface SearchOptions extends ProjectOptions {
+  type?: string
+  status?: string
+  sprintMin?: string
+  mode?: string
+  limit?: string
+  cursor?: string
+  json?: boolean
+}
 
 const scopeKey = (context: ProjectContext) => ({ projectId: context.projectId, tenantId: LOCAL_TENANT })
 
@@ -22,12 +37,25 @@ function inputError<T>(action: () => Promise<T>): Promise<T> {
 
 export function memoryAddCommand(runtime: CliRuntime, options: AddOptions): Promise<number> {
   return withProject(runtime, options, async (context) => {
-    if ((options.content === undefined) === (options.file === undefined)) throw new CliError('give the content with exactly one of --content <text> or --file <path>')
+    if ((options.content === undefined) === (options.file === undefined))
+      throw new CliError('give the content with exactly one of --content <text> or --file <path>')
     const content = options.file !== undefined ? fs.readFileSync(options.file, 'utf8') : options.content!
-    const tags = options.tags ? options.tags.split(',').map((t) => t.trim()).filter((t) => t !== '') : []
-    const entry = await inputError(() => createMemoryWriteService(context.repositories.memory).add(scopeKey(context), {
-      type: options.type ?? 'memory', source: 'user', title: options.title, content, tags, ...(options.status ? { status: options.status } : {})
-    }))
+    const tags = options.tags
+      ? options.tags
+          .split(',')
+          .map((t) => t.trim())
+          .filter((t) => t !== '')
+      : []
+    const entry = await inputError(() =>
+      createMemoryWriteService(context.repositories.memory).add(scopeKey(context), {
+        type: options.type ?? 'memory',
+        source: 'user',
+        title: options.title,
+        content,
+        tags,
+        ...(options.status ? { status: options.status } : {})
+      })
+    )
     out(`added #${entry.id} (${entry.type}) ${entry.title}`)
     return EXIT_OK
   })
@@ -35,9 +63,19 @@ export function memoryAddCommand(runtime: CliRuntime, options: AddOptions): Prom
 
 export function memorySearchCommand(runtime: CliRuntime, words: string[], options: SearchOptions): Promise<number> {
   return withProject(runtime, options, async (context) => {
-    const reads = createMemoryReadService({ repository: context.repositories.memory, sealer: createTokenSealer(loadOrCreateMemoryKey(context.dataDir, context.projectId)) })
+    const reads = createMemoryReadService({
+      repository: context.repositories.memory,
+      sealer: createTokenSealer(loadOrCreateMemoryKey(context.dataDir, context.projectId))
+    })
     const view = await reads.search(memoryScopeOf(localProjectPrincipal(context.projectId)), 'cli', {
-      v: '1', q: words.join(' '), type: options.type, status: options.status, sprint_min: options.sprintMin, mode: options.mode, limit: options.limit, cursor: options.cursor
+      v: '1',
+      q: words.join(' '),
+      type: options.type,
+      status: options.status,
+      sprint_min: options.sprintMin,
+      mode: options.mode,
+      limit: options.limit,
+      cursor: options.cursor
     })
     if (options.json) {
       out(JSON.stringify({ schemaVersion: 1, view }, null, 2))
@@ -48,8 +86,13 @@ export function memorySearchCommand(runtime: CliRuntime, words: string[], option
       out('No entries match.')
       return EXIT_OK
     }
-    for (const { entry, relevance } of view.entries) out(`#${entry.id}  ${entry.type.padEnd(9)} ${entry.status.padEnd(9)} ${relevance.toFixed(3)}  ${entry.title}`)
-    for (const deferred of view.deferred) out(`#${deferred.candidate.id}  (${deferred.reasonCode}: quartet memory show ${deferred.candidate.id})  ${deferred.candidate.titlePreview}`)
+    for (const { entry, relevance } of view.entries)
+      out(`#${entry.id}  ${entry.type.padEnd(9)} ${entry.status.padEnd(9)} ${relevance.toFixed(3)}  ${entry.title}`)
+    for (const deferred of view.deferred)
+      out(
+        `#${deferred.candidate.id}  (${deferred.reasonCode}: quartet memory show ${deferred.candidate.id})  ` +
+          `${deferred.candidate.titlePreview}`
+      )
     if (view.nextCursor) out(`more: quartet memory search ${words.join(' ')} --cursor ${view.nextCursor}`)
     return EXIT_OK
   })
@@ -65,7 +108,10 @@ export function memoryShowCommand(runtime: CliRuntime, id: string, options: Proj
       return EXIT_OK
     }
     out(`#${entry.id} ${entry.title}`)
-    out(`type ${entry.type} · status ${entry.status} · source ${entry.source}${entry.sprint_id ? ` · sprint ${entry.sprint_id}` : ''}${entry.tags ? ` · tags ${entry.tags}` : ''} · updated ${entry.updated_at}`)
+    out(
+      `type ${entry.type} · status ${entry.status} · source ${entry.source}${entry.sprint_id ? ` · sprint ${entry.sprint_id}` : ''}` +
+        `${entry.tags ? ` · tags ${entry.tags}` : ''} · updated ${entry.updated_at}`
+    )
     out('')
     out(entry.content)
     return EXIT_OK

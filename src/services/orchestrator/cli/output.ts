@@ -8,7 +8,10 @@ export const EXIT_USAGE = 2
 export const EXIT_ORPHANED = 3
 
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode: number = EXIT_USAGE) {
+  constructor(
+    message: string,
+    readonly exitCode: number = EXIT_USAGE
+  ) {
     super(message)
     this.name = 'CliError'
   }
@@ -25,10 +28,18 @@ function paint(code: string) {
 export const style = { green: paint('32'), red: paint('31'), yellow: paint('33'), cyan: paint('36'), dim: paint('2'), bold: paint('1') }
 
 const STATUS_STYLE: Record<string, (text: string) => string> = {
-  DONE: style.green, COMPLETE: style.green,
-  NO_GO: style.red, ORPHANED: style.red, ABORTED: style.red,
-  BLOCKED: style.yellow, CANCELLED: style.yellow,
-  EXECUTING: style.cyan, TESTING: style.cyan, CLAIMED: style.cyan, ACTIVE: style.cyan, RUNNING: style.cyan
+  DONE: style.green,
+  COMPLETE: style.green,
+  NO_GO: style.red,
+  ORPHANED: style.red,
+  ABORTED: style.red,
+  BLOCKED: style.yellow,
+  CANCELLED: style.yellow,
+  EXECUTING: style.cyan,
+  TESTING: style.cyan,
+  CLAIMED: style.cyan,
+  ACTIVE: style.cyan,
+  RUNNING: style.cyan
 }
 
 /** A status word, padded first so colour codes do not break column widths. */
@@ -47,7 +58,11 @@ export function err(line: string): void {
 /** Plain columns: every cell padded to its column's widest (the last column is not padded). */
 export function table(header: string[], rows: string[][]): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd()
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd()
   return [line(header), ...rows.map(line)]
 }
 
@@ -68,7 +83,11 @@ export function duration(ms: number): string {
 }
 
 export function configErrorLines(file: string, errors: readonly ConfigError[]): string[] {
-  return [`${file} is invalid:`, ...errors.map((e) => `  ${e.path ? `${e.path}: ` : ''}${e.message}`), 'Fix these keys (quartet doctor checks the file again).']
+  return [
+    `${file} is invalid:`,
+    ...errors.map((e) => `  ${e.path ? `${e.path}: ` : ''}${e.message}`),
+    'Fix these keys (quartet doctor checks the file again).'
+  ]
 }
 
 /** The message of an engine error as a terminal user needs it (HTTP wording replaced by commands). */
@@ -76,10 +95,19 @@ export function describeError(error: unknown): { message: string; exitCode: numb
   if (error instanceof CliError) return { message: error.message, exitCode: error.exitCode }
   if (isAppError(error)) {
     switch (error.code) {
-      case 'ORCH_NOTHING_PLANNED': return { message: 'Nothing is planned: run quartet plan first.', exitCode: EXIT_USAGE }
-      case 'ORCH_NOTHING_TO_RESUME': return { message: 'Nothing to resume: no sprint has orphaned or killed tasks (quartet status shows the last run; quartet run starts a planned one).', exitCode: EXIT_USAGE }
-      case 'ORCH_SPRINT_ACTIVE': return { message: 'A sprint is active: wait for it or stop it with quartet kill.', exitCode: EXIT_FAILED }
-      default: return { message: error.message, exitCode: error.statusCode < 500 ? EXIT_USAGE : EXIT_FAILED }
+      case 'ORCH_NOTHING_PLANNED':
+        return { message: 'Nothing is planned: run quartet plan first.', exitCode: EXIT_USAGE }
+      case 'ORCH_NOTHING_TO_RESUME':
+        return {
+          message:
+            'Nothing to resume: no sprint has orphaned or killed tasks ' +
+            '(quartet status shows the last run; quartet run starts a planned one).',
+          exitCode: EXIT_USAGE
+        }
+      case 'ORCH_SPRINT_ACTIVE':
+        return { message: 'A sprint is active: wait for it or stop it with quartet kill.', exitCode: EXIT_FAILED }
+      default:
+        return { message: error.message, exitCode: error.statusCode < 500 ? EXIT_USAGE : EXIT_FAILED }
     }
   }
   return { message: error instanceof Error ? error.message : String(error), exitCode: EXIT_FAILED }

@@ -10,11 +10,15 @@ type Mode = (typeof MODES)[number]
 /** `quartet plan`: the task table and the planner's warnings; an invalid plan exits 2 with each error on its own line. */
 export function planCommand(runtime: CliRuntime, options: ProjectOptions & { mode?: string; directive?: string }): Promise<number> {
   return withProject(runtime, options, async (context) => {
-    if (options.mode !== undefined && !(MODES as readonly string[]).includes(options.mode)) throw new CliError(`--mode must be one of ${MODES.join(', ')} (got ${JSON.stringify(options.mode)}).`)
+    if (options.mode !== undefined && !(MODES as readonly string[]).includes(options.mode))
+      throw new CliError(`--mode must be one of ${MODES.join(', ')} (got ${JSON.stringify(options.mode)}).`)
     requireValidConfig(context)
     let planned
     try {
-      planned = await context.engine.plan({ ...(options.mode ? { mode: options.mode as Mode } : {}), ...(options.directive !== undefined ? { directive: options.directive } : {}) })
+      planned = await context.engine.plan({
+        ...(options.mode ? { mode: options.mode as Mode } : {}),
+        ...(options.directive !== undefined ? { directive: options.directive } : {})
+      })
     } catch (error) {
       if (!isAppError(error) || error.code !== 'ORCH_PLAN_INVALID') throw error
       // The engine joins the planner's errors with "; " (each structured one starts "line N:").
@@ -25,9 +29,18 @@ export function planCommand(runtime: CliRuntime, options: ProjectOptions & { mod
     }
     const config = context.projectConfig.config
     const fallback = config.default_agent ?? Object.keys(config.agents)[0] ?? 'default'
-    out(`Planned sprint ${style.bold(planned.sprint.id)} "${planned.sprint.title}" (${planned.mode}, ${planned.tasks.length} task${planned.tasks.length === 1 ? '' : 's'})`)
+    out(
+      `Planned sprint ${style.bold(planned.sprint.id)} "${planned.sprint.title}" ` +
+        `(${planned.mode}, ${planned.tasks.length} task${planned.tasks.length === 1 ? '' : 's'})`
+    )
     out('')
-    const rows = planned.tasks.map((t) => [t.id, t.title, (JSON.parse(t.dependencies) as string[]).join(',') || '-', t.agent ?? `${fallback} (default)`, t.priority])
+    const rows = planned.tasks.map((t) => [
+      t.id,
+      t.title,
+      (JSON.parse(t.dependencies) as string[]).join(',') || '-',
+      t.agent ?? `${fallback} (default)`,
+      t.priority
+    ])
     for (const line of table(['TASK', 'TITLE', 'DEPS', 'AGENT', 'PRIORITY'], rows)) out(line)
     if (planned.warnings.length > 0) {
       out('')

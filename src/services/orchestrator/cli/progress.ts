@@ -18,25 +18,59 @@ export function eventLine(event: StoredEvent): string | null {
 
 function describe(type: string, d: Record<string, any>, task: string): string | null {
   switch (type) {
-    case 'sprint_planned': return `planned ${plural(Number(d.tasks ?? 0), 'task')} (${String(d.mode)})`
-    case 'job_started': return `job ${String(d.jobId)} started (pid ${String(d.pid)})${d.resume ? ', resuming' : ''}`
-    case 'sprint_resumed': return `resuming ${(d.tasks as string[] | undefined)?.join(', ') || 'no tasks'}`
-    case 'sprint_started': return `sprint started: ${plural(Number(d.tasks ?? 0), 'task')}, up to ${plural(Number(d.maxWorkers ?? 1), 'worker')}`
-    case 'task_claimed': return null
-    case 'task_started': return `${task} ${statusText('EXECUTING')} attempt ${String(d.attempt)}, agent ${String(d.agent)}`
-    case 'task_heartbeat': return `${task} ${statusText(String(d.status))} ${String(d.currentAction ?? '')}`
-    case 'task_retry': return `${task} ${style.yellow('RETRY')} attempt ${String(d.attempt)} failed (${firstLine(d.reason)}); attempt ${String(d.nextAttempt)} in ${duration(Number(d.delayMs))}`
-    case 'task_done': return `${task} ${statusText('DONE')} ${doneSummary(d)}`
-    case 'task_no_go': return `${task} ${statusText('NO_GO')} ${indentTail(String(d.reason ?? ''))}`
-    case 'task_blocked': return `${task} ${statusText('BLOCKED')} ${firstLine(d.reason)}`
-    case 'task_cancelled': return `${task} ${statusText('CANCELLED')} ${firstLine(d.reason)}`
-    case 'task_killed': return `${task} ${statusText('CANCELLED')} killed by user${(d.killedPids as number[] | undefined)?.length ? ` (process groups ${(d.killedPids as number[]).join(', ')})` : ''}`
-    case 'budget_exceeded': return `${style.red('budget exceeded')}: ${String(d.reason)}`
-    case 'job_killed': return `job ${String(d.jobId)} killed${(d.cancelledTasks as string[] | undefined)?.length ? `: cancelled ${(d.cancelledTasks as string[]).join(', ')}` : ''}`
-    case 'job_orphaned': return `job ${String(d.jobId)} ${statusText('ORPHANED')}: ${String(d.reason)}${(d.tasks as string[] | undefined)?.length ? `; left ${(d.tasks as string[]).join(', ')} unfinished` : ''}`
-    case 'sprint_finished': return `sprint ${statusText(String(d.status))}${d.stopReason ? ` (${String(d.stopReason)})` : ''}: ${countsText(d.counts as Record<string, number> | undefined)}`
-    case 'cleanup': return `cleanup: removed ${String(d.removed)}, kept ${String(d.kept)}`
-    default: return `${task ? `${task} ` : ''}${type}`
+    case 'sprint_planned':
+      return `planned ${plural(Number(d.tasks ?? 0), 'task')} (${String(d.mode)})`
+    case 'job_started':
+      return `job ${String(d.jobId)} started (pid ${String(d.pid)})${d.resume ? ', resuming' : ''}`
+    case 'sprint_resumed':
+      return `resuming ${(d.tasks as string[] | undefined)?.join(', ') || 'no tasks'}`
+    case 'sprint_started':
+      return `sprint started: ${plural(Number(d.tasks ?? 0), 'task')}, up to ${plural(Number(d.maxWorkers ?? 1), 'worker')}`
+    case 'task_claimed':
+      return null
+    case 'task_started':
+      return `${task} ${statusText('EXECUTING')} attempt ${String(d.attempt)}, agent ${String(d.agent)}`
+    case 'task_heartbeat':
+      return `${task} ${statusText(String(d.status))} ${String(d.currentAction ?? '')}`
+    case 'task_retry':
+      return (
+        `${task} ${style.yellow('RETRY')} attempt ${String(d.attempt)} failed (${firstLine(d.reason)}); ` +
+        `attempt ${String(d.nextAttempt)} in ${duration(Number(d.delayMs))}`
+      )
+    case 'task_done':
+      return `${task} ${statusText('DONE')} ${doneSummary(d)}`
+    case 'task_no_go':
+      return `${task} ${statusText('NO_GO')} ${indentTail(String(d.reason ?? ''))}`
+    case 'task_blocked':
+      return `${task} ${statusText('BLOCKED')} ${firstLine(d.reason)}`
+    case 'task_cancelled':
+      return `${task} ${statusText('CANCELLED')} ${firstLine(d.reason)}`
+    case 'task_killed':
+      return (
+        `${task} ${statusText('CANCELLED')} killed by user` +
+        `${(d.killedPids as number[] | undefined)?.length ? ` (process groups ${(d.killedPids as number[]).join(', ')})` : ''}`
+      )
+    case 'budget_exceeded':
+      return `${style.red('budget exceeded')}: ${String(d.reason)}`
+    case 'job_killed':
+      return (
+        `job ${String(d.jobId)} killed` +
+        `${(d.cancelledTasks as string[] | undefined)?.length ? `: cancelled ${(d.cancelledTasks as string[]).join(', ')}` : ''}`
+      )
+    case 'job_orphaned':
+      return (
+        `job ${String(d.jobId)} ${statusText('ORPHANED')}: ${String(d.reason)}` +
+        `${(d.tasks as string[] | undefined)?.length ? `; left ${(d.tasks as string[]).join(', ')} unfinished` : ''}`
+      )
+    case 'sprint_finished':
+      return (
+        `sprint ${statusText(String(d.status))}${d.stopReason ? ` (${String(d.stopReason)})` : ''}: ` +
+        `${countsText(d.counts as Record<string, number> | undefined)}`
+      )
+    case 'cleanup':
+      return `cleanup: removed ${String(d.removed)}, kept ${String(d.kept)}`
+    default:
+      return `${task ? `${task} ` : ''}${type}`
   }
 }
 
@@ -71,8 +105,15 @@ export function taskTable(tasks: TaskRow[], views: Map<string, TaskView>, beats:
     const active = ['CLAIMED', 'EXECUTING', 'TESTING'].includes(t.status)
     const started = t.started_at ? Date.parse(t.started_at) : null
     const ended = t.finished_at ? Date.parse(t.finished_at) : now.getTime()
-    const action = active ? beatOf.get(t.id)?.current_action ?? view?.lastAction ?? '' : firstLine(t.reason) || view?.lastAction || ''
-    return [t.id, t.status, t.attempts > 0 ? String(t.attempts) : '-', view?.agent ?? t.agent ?? '-', started === null ? '-' : duration(ended - started), action]
+    const action = active ? (beatOf.get(t.id)?.current_action ?? view?.lastAction ?? '') : firstLine(t.reason) || view?.lastAction || ''
+    return [
+      t.id,
+      t.status,
+      t.attempts > 0 ? String(t.attempts) : '-',
+      view?.agent ?? t.agent ?? '-',
+      started === null ? '-' : duration(ended - started),
+      action
+    ]
   })
   const lines = table(['TASK', 'STATUS', 'TRY', 'AGENT', 'ELAPSED', 'LAST ACTION'], rows)
   const statusColumn = lines[0]!.indexOf('STATUS')

@@ -22,15 +22,26 @@ export function runCommand(runtime: CliRuntime, options: ProjectOptions & { resu
     const sprint = await repos.sprints.get(job.sprint_id)
     const tasks = await repos.tasks.listBySprint(job.sprint_id)
     if (started.created) {
-      out(`${options.resume ? 'Resuming' : 'Started'} sprint ${style.bold(job.sprint_id)}${sprint ? ` "${sprint.title}"` : ''}: job ${job.id}, pid ${started.pid ?? '?'}, ${tasks.length} task${tasks.length === 1 ? '' : 's'}.`)
+      out(
+        `${options.resume ? 'Resuming' : 'Started'} sprint ${style.bold(job.sprint_id)}${sprint ? ` "${sprint.title}"` : ''}: ` +
+          `job ${job.id}, pid ${started.pid ?? '?'}, ${tasks.length} task${tasks.length === 1 ? '' : 's'}.`
+      )
     } else {
-      out(`A run is already active: job ${job.id} (pid ${job.pid ?? 'starting'}) of sprint ${job.sprint_id}${options.resume ? '; nothing to resume while it runs' : ''}. Following it.`)
+      out(
+        `A run is already active: job ${job.id} (pid ${job.pid ?? 'starting'}) of sprint ${job.sprint_id}` +
+          `${options.resume ? '; nothing to resume while it runs' : ''}. Following it.`
+      )
     }
     if (options.detach) {
       out(`It runs in the background: quartet status · quartet logs <task> -f · quartet kill`)
       return EXIT_OK
     }
-    const end = await followJob(context, { jobId: job.id, sprintId: job.sprint_id, afterSeq: started.created ? afterSeq : await repos.events.latestSeq(projectId), tty: isTty() })
+    const end = await followJob(context, {
+      jobId: job.id,
+      sprintId: job.sprint_id,
+      afterSeq: started.created ? afterSeq : await repos.events.latestSeq(projectId),
+      tty: isTty()
+    })
     if (end.kind === 'interrupted') {
       out('')
       out(`Stopped following. The run goes on in the background (job ${job.id}).`)
@@ -54,7 +65,10 @@ async function summarize(context: ProjectContext, jobId: number): Promise<number
     return EXIT_ORPHANED
   }
   const done = tasks.length - unfinished.length
-  out(`Sprint ${job.sprint_id}: ${done}/${tasks.length} task${tasks.length === 1 ? '' : 's'} DONE${job.status === 'killed' ? ' (killed)' : job.status === 'failed' ? ` (job failed: ${job.error ?? 'unknown'})` : ''}.`)
+  out(
+    `Sprint ${job.sprint_id}: ${done}/${tasks.length} task${tasks.length === 1 ? '' : 's'} DONE` +
+      `${job.status === 'killed' ? ' (killed)' : job.status === 'failed' ? ` (job failed: ${job.error ?? 'unknown'})` : ''}.`
+  )
   for (const task of tasks) {
     const where = task.branch ? `  ${style.dim(task.branch)}` : ''
     out(`  ${task.id.padEnd(8)} ${statusText(task.status, 9)} ${task.status === 'DONE' ? '' : firstLine(task.reason)}${where}`)

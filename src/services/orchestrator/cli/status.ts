@@ -8,7 +8,19 @@ export function statusCommand(runtime: CliRuntime, options: ProjectOptions & { j
   return withProject(runtime, options, async (context) => {
     const view = await context.runControl.statusView(context.projectId)
     const rows = view.sprint ? await context.repositories.tasks.listBySprint(view.sprint.id) : []
-    const tasks = rows.map((t) => ({ id: t.id, key: t.key, title: t.title, status: t.status, attempts: t.attempts, agent: t.agent, reason: t.reason, branch: t.branch, commitSha: t.commit_sha, startedAt: t.started_at, finishedAt: t.finished_at }))
+    const tasks = rows.map((t) => ({
+      id: t.id,
+      key: t.key,
+      title: t.title,
+      status: t.status,
+      attempts: t.attempts,
+      agent: t.agent,
+      reason: t.reason,
+      branch: t.branch,
+      commitSha: t.commit_sha,
+      startedAt: t.started_at,
+      finishedAt: t.finished_at
+    }))
     if (options.json) {
       out(JSON.stringify({ projectRoot: context.projectRoot, ...view, tasks }, null, 2))
       return EXIT_OK
@@ -20,17 +32,27 @@ export function statusCommand(runtime: CliRuntime, options: ProjectOptions & { j
       return EXIT_OK
     }
     const s = view.sprint
-    out(`sprint     ${s.id} "${s.title}" ${statusText(s.status)}${s.startedAt ? `, started ${s.startedAt}` : ''}${s.finishedAt ? `, finished ${s.finishedAt}` : ''}`)
+    out(
+      `sprint     ${s.id} "${s.title}" ${statusText(s.status)}${s.startedAt ? `, started ${s.startedAt}` : ''}` +
+        `${s.finishedAt ? `, finished ${s.finishedAt}` : ''}`
+    )
     if (view.job) {
       const beat = view.job.heartbeatAt ? `, last heartbeat ${duration(Date.now() - Date.parse(view.job.heartbeatAt))} ago` : ''
       out(`job        ${view.job.id} ${view.job.status}, pid ${view.job.pid ?? '-'} on ${view.job.hostname ?? '-'}${beat}`)
     }
     const p = view.progress!
-    out(`progress   ${p.done}/${p.total} done · ${p.active} active · ${p.pending} pending · ${p.noGo} no-go · ${p.blocked} blocked · ${p.cancelled} cancelled · ${p.orphaned} orphaned`)
+    out(
+      `progress   ${p.done}/${p.total} done · ${p.active} active · ${p.pending} pending · ${p.noGo} no-go · ` +
+        `${p.blocked} blocked · ${p.cancelled} cancelled · ${p.orphaned} orphaned`
+    )
     if (s.tokensUsed > 0 || s.costMicroUsd > 0) out(`usage      ${s.tokensUsed} tokens, $${(s.costMicroUsd / 1e6).toFixed(4)}`)
     out('')
-    const lines = table(['TASK', 'STATUS', 'TRY', 'BRANCH', 'REASON'], tasks.map((t) => [t.id, t.status, String(t.attempts), t.branch ?? '-', firstLine(t.reason)]))
-    for (const [i, line] of lines.entries()) out(i === 0 ? style.bold(line) : line.replace(tasks[i - 1]!.status, statusText(tasks[i - 1]!.status)))
+    const lines = table(
+      ['TASK', 'STATUS', 'TRY', 'BRANCH', 'REASON'],
+      tasks.map((t) => [t.id, t.status, String(t.attempts), t.branch ?? '-', firstLine(t.reason)])
+    )
+    for (const [i, line] of lines.entries())
+      out(i === 0 ? style.bold(line) : line.replace(tasks[i - 1]!.status, statusText(tasks[i - 1]!.status)))
     if (view.recoveryCommand) {
       out('')
       out(`Recover with: ${style.bold(view.recoveryCommand)}   (finished work stays on its branches)`)

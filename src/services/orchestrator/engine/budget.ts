@@ -2,7 +2,10 @@ import type { ProjectConfig } from '../project/config-schema.js'
 import { toMicroUsd } from '../state/attempts.repository.js'
 import type { SprintUsage } from '../state/sprints.repository.js'
 
-export interface SprintBudget { tokens: number | null; microUsd: number | null }
+export interface SprintBudget {
+  tokens: number | null
+  microUsd: number | null
+}
 
 export function sprintBudget(config: ProjectConfig): SprintBudget {
   return {

@@ -44,10 +44,20 @@ async function checkGit({ root, platform, env }: DoctorInput): Promise<DoctorChe
     const why = version.spawnError ?? (version.stderr.trim() || `exit ${version.code}`)
     return [{ name: 'git', passed: false, message: `git is not available: ${why}`, required: true }]
   }
-  const inside = await runCommand(platform, 'git', ['rev-parse', '--show-toplevel'], { cwd: root, timeoutMs: 10_000, env: { ...process.env, ...env } })
-  const repo: DoctorCheck = inside.code === 0
-    ? { name: 'git repository', passed: true, message: `${inside.stdout.trim()}: tasks run in their own worktrees`, required: false }
-    : { name: 'git repository', passed: false, message: `${root} is not a git repository: tasks run in place, without worktrees, branches or commits`, required: false }
+  const inside = await runCommand(platform, 'git', ['rev-parse', '--show-toplevel'], {
+    cwd: root,
+    timeoutMs: 10_000,
+    env: { ...process.env, ...env }
+  })
+  const repo: DoctorCheck =
+    inside.code === 0
+      ? { name: 'git repository', passed: true, message: `${inside.stdout.trim()}: tasks run in their own worktrees`, required: false }
+      : {
+          name: 'git repository',
+          passed: false,
+          message: `${root} is not a git repository: tasks run in place, without worktrees, branches or commits`,
+          required: false
+        }
   return [{ name: 'git', passed: true, message: version.stdout.trim(), required: true }, repo]
 }
 
@@ -81,9 +91,10 @@ async function checkAgents({ root, configResult, platform, env }: DoctorInput): 
   const agents = Object.entries(configResult.config.agents)
   if (agents.length === 0) {
     // An invalid file yields the defaults, which hold no agents: "run quartet init" would not help.
-    const message = configResult.exists && configResult.errors.length > 0
-      ? 'not read: .quartet/config.json is invalid (see "project config"); fix it, then run quartet doctor again'
-      : 'no agents configured: run quartet init, or add one under "agents" in .quartet/config.json'
+    const message =
+      configResult.exists && configResult.errors.length > 0
+        ? 'not read: .quartet/config.json is invalid (see "project config"); fix it, then run quartet doctor again'
+        : 'no agents configured: run quartet init, or add one under "agents" in .quartet/config.json'
     return [{ name: 'agents', passed: false, message, required: true }]
   }
   // Only the agent tasks fall back to must work; the others are reported but do not fail the doctor.
@@ -91,7 +102,14 @@ async function checkAgents({ root, configResult, platform, env }: DoctorInput): 
   return Promise.all(agents.map(([name, agent]) => checkAgent(name, agent, name === defaultAgent, root, platform, env)))
 }
 
-async function checkAgent(name: string, agent: AgentConfig, required: boolean, root: string, platform: EnginePlatform, env: Record<string, string | undefined>): Promise<DoctorCheck> {
+async function checkAgent(
+  name: string,
+  agent: AgentConfig,
+  required: boolean,
+  root: string,
+  platform: EnginePlatform,
+  env: Record<string, string | undefined>
+): Promise<DoctorCheck> {
   const label = `agent ${name}`
   if (agent.kind === 'command') {
     const program = agent.argv?.[0] ?? agent.preset

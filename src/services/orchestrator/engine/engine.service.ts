@@ -53,7 +53,10 @@ export function createEngineService(deps: EngineServiceDeps) {
   function projectConfig() {
     const result = loadProjectConfig(projectRoot)
     if (result.errors.length > 0) {
-      throw orchestratorError('ORCH_CONFIG_INVALID', `invalid .quartet/config.json: ${result.errors.map((e) => `${e.path} ${e.message}`).join('; ')}`)
+      throw orchestratorError(
+        'ORCH_CONFIG_INVALID',
+        `invalid .quartet/config.json: ${result.errors.map((e) => `${e.path} ${e.message}`).join('; ')}`
+      )
     }
     return result.config
   }
@@ -63,13 +66,16 @@ export function createEngineService(deps: EngineServiceDeps) {
     const env: NodeJS.ProcessEnv = { ...process.env }
     if (deps.databaseUrl) env.DATABASE_URL = deps.databaseUrl
     else delete env.DATABASE_URL
-    return launchDetachedJob({
-      command,
-      args,
-      env,
-      cwd: projectRoot,
-      logFile: path.join(deps.dataDir, 'orchestrator', 'jobs', `${job.id}.log`)
-    }, deps.platform).pid
+    return launchDetachedJob(
+      {
+        command,
+        args,
+        env,
+        cwd: projectRoot,
+        logFile: path.join(deps.dataDir, 'orchestrator', 'jobs', `${job.id}.log`)
+      },
+      deps.platform
+    ).pid
   }
 
   return {
@@ -93,19 +99,33 @@ export function createEngineService(deps: EngineServiceDeps) {
     async plan(input: { mode?: 'ai' | 'structured' | 'auto'; directive?: string }) {
       const config = projectConfig()
       const directives = input.directive ?? this.readDirectives()
-      if (directives.trim() === '') throw orchestratorError('ORCH_PLAN_INVALID', `nothing to plan: ${DIRECTIVES_FILE} is missing or empty (write "## Task 1: …" blocks, or pass a directive)`)
+      if (directives.trim() === '')
+        throw orchestratorError(
+          'ORCH_PLAN_INVALID',
+          `nothing to plan: ${DIRECTIVES_FILE} is missing or empty (write "## Task 1: …" blocks, or pass a directive)`
+        )
       let planned
       try {
         planned = await planSprint({ mode: input.mode ?? config.planner.mode, directives, config, platform: deps.platform })
       } catch (error) {
         if (error instanceof PlanError) throw orchestratorError('ORCH_PLAN_INVALID', `the plan is invalid: ${error.errors.join('; ')}`)
-        if (error instanceof ProviderError) throw orchestratorError('ORCH_PROVIDER_UNAVAILABLE', `the planner's provider failed: ${error.message}`)
+        if (error instanceof ProviderError)
+          throw orchestratorError('ORCH_PROVIDER_UNAVAILABLE', `the planner's provider failed: ${error.message}`)
         throw error
       }
-      const title = planned.context.split('\n').find((line) => line.startsWith('# '))?.slice(2).trim() || `Sprint of ${new Date().toISOString().slice(0, 10)}`
+      const title =
+        planned.context
+          .split('\n')
+          .find((line) => line.startsWith('# '))
+          ?.slice(2)
+          .trim() || `Sprint of ${new Date().toISOString().slice(0, 10)}`
       const digest = createHash('sha256').update(directives).digest('hex')
       const { sprint, tasks } = await repos.sprints.createFromPlan(projectId, planned.plan, { title, directivesDigest: digest })
-      await repos.events.append(projectId, { type: 'sprint_planned', sprintId: sprint.id, data: { mode: planned.plan.mode, tasks: tasks.length, warnings: planned.warnings } })
+      await repos.events.append(projectId, {
+        type: 'sprint_planned',
+        sprintId: sprint.id,
+        data: { mode: planned.plan.mode, tasks: tasks.length, warnings: planned.warnings }
+      })
       await recordPlanDecision(repos, projectId, sprint, { mode: planned.plan.mode, tasks, warnings: planned.warnings })
       deps.notify()
       return { sprint, tasks, mode: planned.plan.mode, warnings: planned.warnings }
@@ -139,11 +159,18 @@ export function createEngineService(deps: EngineServiceDeps) {
         const active = await repos.jobs.active(projectId)
         if (active) return joined(active)
         if (!sprint || sprint.project_id !== projectId || sprint.status !== 'PLANNED') throw orchestratorError('ORCH_NOTHING_PLANNED')
-        started = await repos.jobs.startJob(projectId, sprint.id, { resume: false, ...(mission ? { mission: { ...mission, title: sprint.title } } : {}) })
+        started = await repos.jobs.startJob(projectId, sprint.id, {
+          resume: false,
+          ...(mission ? { mission: { ...mission, title: sprint.title } } : {})
+        })
       }
       if (!started.created) return joined(started.job)
       const pid = launch(started.job)
-      await repos.events.append(projectId, { type: 'job_started', sprintId: started.job.sprint_id, data: { jobId: started.job.id, pid, resume: input.resume === true } })
+      await repos.events.append(projectId, {
+        type: 'job_started',
+        sprintId: started.job.sprint_id,
+        data: { jobId: started.job.id, pid, resume: input.resume === true }
+      })
       deps.notify()
       return { ...started, pid, missionId: mission?.id ?? null }
     },

@@ -25,7 +25,12 @@ export interface ProviderTaskResult {
   filesChanged: string[]
 }
 
-export type RunProviderTask = (input: TaskRunInput, agent: ProviderAgentConfig, workdir: string, platform: EnginePlatform) => Promise<ProviderTaskResult>
+export type RunProviderTask = (
+  input: TaskRunInput,
+  agent: ProviderAgentConfig,
+  workdir: string,
+  platform: EnginePlatform
+) => Promise<ProviderTaskResult>
 
 export interface ExecutorDeps {
   platform: EnginePlatform
@@ -44,9 +49,17 @@ const OUTCOME_TAIL_LINES = 50
 export function pickAgent(config: ProjectConfig, wanted: string | undefined): { name: string; agent: AgentConfig } | { error: string } {
   const names = Object.keys(config.agents)
   const name = wanted ?? config.default_agent ?? (names.length === 1 ? names[0] : undefined)
-  const howTo = 'add one under "agents" in .quartet/config.json (e.g. {"agents": {"claude": {"kind": "command", "preset": "claude"}}, "default_agent": "claude"})'
+  const howTo =
+    'add one under "agents" in .quartet/config.json ' +
+    '(e.g. {"agents": {"claude": {"kind": "command", "preset": "claude"}}, "default_agent": "claude"})'
   if (name === undefined) {
-    return { error: names.length === 0 ? `no agent is configured: ${howTo}` : `several agents are configured (${names.join(', ')}) and none is chosen: set "default_agent" in .quartet/config.json or name one in the task` }
+    return {
+      error:
+        names.length === 0
+          ? `no agent is configured: ${howTo}`
+          : `several agents are configured (${names.join(', ')}) and none is chosen: ` +
+            'set "default_agent" in .quartet/config.json or name one in the task'
+    }
   }
   const agent = config.agents[name]
   if (!agent) return { error: `agent "${name}" is not configured${names.length ? ` (configured: ${names.join(', ')})` : ''}: ${howTo}` }
@@ -58,10 +71,12 @@ export function createExecutor({ platform, config, dataDir, runProviderTask, hea
   // Whether the project is a repository, and where in it, does not change during a run: asked once per root.
   const repoFacts = new Map<string, Promise<{ isRepo: boolean; prefix: string }>>()
   const factsOf = (root: string) => {
-    const facts = repoFacts.get(root) ?? (async () => {
-      const isRepo = await worktrees.isGitRepo(root)
-      return { isRepo, prefix: isRepo ? await worktrees.repoPrefix(root) : '' }
-    })()
+    const facts =
+      repoFacts.get(root) ??
+      (async () => {
+        const isRepo = await worktrees.isGitRepo(root)
+        return { isRepo, prefix: isRepo ? await worktrees.repoPrefix(root) : '' }
+      })()
     repoFacts.set(root, facts)
     void facts.catch(() => repoFacts.delete(root))
     return facts
@@ -70,8 +85,17 @@ export function createExecutor({ platform, config, dataDir, runProviderTask, hea
 
   return async function executeTask(input: TaskRunInput): Promise<TaskRunOutcome> {
     const outcome: TaskRunOutcome = {
-      status: 'NO_GO', reason: '', transient: false, exitCode: null, filesChanged: [], commitSha: null,
-      branch: null, worktree: null, usage: { inputTokens: 0, outputTokens: 0, costUsd: null }, logTail: [], agentMs: 0
+      status: 'NO_GO',
+      reason: '',
+      transient: false,
+      exitCode: null,
+      filesChanged: [],
+      commitSha: null,
+      branch: null,
+      worktree: null,
+      usage: { inputTokens: 0, outputTokens: 0, costUsd: null },
+      logTail: [],
+      agentMs: 0
     }
     const end = (status: TaskRunOutcome['status'], reason: string, tail: string[] = []): TaskRunOutcome => {
       outcome.status = status
@@ -108,10 +132,13 @@ export function createExecutor({ platform, config, dataDir, runProviderTask, hea
         }
         const tail = run.process.tail
         if (run.process.aborted || input.signal.aborted) return end('CANCELLED', 'cancelled while the agent was running', tail)
-        if (run.process.spawnError) return end('NO_GO', `agent ${picked.name} could not be started (${run.command}): ${run.process.spawnError}`)
-        if (run.process.timedOut) return end('NO_GO', `timed out after ${Math.round(input.timeoutMs / 1000)}s (engine.task_timeout_seconds)`, tail)
+        if (run.process.spawnError)
+          return end('NO_GO', `agent ${picked.name} could not be started (${run.command}): ${run.process.spawnError}`)
+        if (run.process.timedOut)
+          return end('NO_GO', `timed out after ${Math.round(input.timeoutMs / 1000)}s (engine.task_timeout_seconds)`, tail)
         if (run.process.exitCode !== 0) {
-          const how = run.process.exitCode === null ? `was killed by ${run.process.signal ?? 'a signal'}` : `exited with code ${run.process.exitCode}`
+          const how =
+            run.process.exitCode === null ? `was killed by ${run.process.signal ?? 'a signal'}` : `exited with code ${run.process.exitCode}`
           return end('NO_GO', `agent ${how}`, tail)
         }
         if (run.reportedError !== undefined) return end('NO_GO', `agent reported an error: ${run.reportedError}`, tail)
@@ -131,7 +158,8 @@ export function createExecutor({ platform, config, dataDir, runProviderTask, hea
         outcome.filesChanged = [...new Set([...result.filesChanged, ...(await workspace.changedFiles())])].sort()
       }
 
-      if (outcome.filesChanged.length === 0 && input.task.expectChange) return end('NO_GO', 'agent exited 0 but changed no files', outcome.logTail)
+      if (outcome.filesChanged.length === 0 && input.task.expectChange)
+        return end('NO_GO', 'agent exited 0 but changed no files', outcome.logTail)
 
       // Nothing changed since the base means nothing to commit: no git calls for it.
       if (workspace.worktree && config.engine.commit_changes && outcome.filesChanged.length > 0) {
@@ -148,24 +176,40 @@ export function createExecutor({ platform, config, dataDir, runProviderTask, hea
         const result = await runCheck(input, check, workdir, beat.sawLine).finally(beat.stop)
         if (result.aborted || input.signal.aborted) return end('CANCELLED', 'cancelled while the check command was running', result.tail)
         if (result.spawnError) return end('NO_GO', `check command could not be started: ${result.spawnError}`)
-        if (result.timedOut) return end('NO_GO', `check command timed out after ${config.check.timeout_seconds}s (check.timeout_seconds): ${checkText(check)}`, result.tail)
-        if (result.exitCode !== 0) return end('NO_GO', `check command failed (exit ${result.exitCode ?? result.signal}): ${checkText(check)}`, result.tail)
+        if (result.timedOut)
+          return end(
+            'NO_GO',
+            `check command timed out after ${config.check.timeout_seconds}s (check.timeout_seconds): ${checkText(check)}`,
+            result.tail
+          )
+        if (result.exitCode !== 0)
+          return end('NO_GO', `check command failed (exit ${result.exitCode ?? result.signal}): ${checkText(check)}`, result.tail)
       }
       const files = `${outcome.filesChanged.length} file${outcome.filesChanged.length === 1 ? '' : 's'} changed`
-      return end('DONE', `agent exited 0, ${files}${outcome.commitSha ? `, committed ${outcome.commitSha.slice(0, 12)}` : ''}${check !== undefined ? ', check passed' : ''}${based}`)
+      return end(
+        'DONE',
+        `agent exited 0, ${files}${outcome.commitSha ? `, committed ${outcome.commitSha.slice(0, 12)}` : ''}` +
+          `${check !== undefined ? ', check passed' : ''}${based}`
+      )
     } catch (error) {
       if (input.signal.aborted) return cancelled()
       return end('NO_GO', `executor error: ${(error as Error).message}`)
     }
   }
 
-  async function openWorkspace(input: TaskRunInput): Promise<
-    { workdir: string; worktree: PreparedWorktree | null; changedFiles(): Promise<string[]> } | { error: string }
-  > {
+  async function openWorkspace(
+    input: TaskRunInput
+  ): Promise<{ workdir: string; worktree: PreparedWorktree | null; changedFiles(): Promise<string[]> } | { error: string }> {
     const facts = config.engine.use_worktrees ? await factsOf(input.projectRoot) : undefined
     if (facts?.isRepo) {
       try {
-        const worktree = await worktrees.prepareWorktree(input.projectRoot, input.sprintId, input.taskId, path.join(input.projectRoot, '.quartet', 'worktrees'), input.baseBranches)
+        const worktree = await worktrees.prepareWorktree(
+          input.projectRoot,
+          input.sprintId,
+          input.taskId,
+          path.join(input.projectRoot, '.quartet', 'worktrees'),
+          input.baseBranches
+        )
         // A project inside a larger repository works in the same subdirectory of its worktree.
         const workdir = path.join(worktree.path, facts.prefix)
         return { workdir, worktree, changedFiles: () => worktrees.changedFiles(worktree.path, worktree.baseSha) }
@@ -186,11 +230,12 @@ export function createExecutor({ platform, config, dataDir, runProviderTask, hea
   /** Beats now and then every interval until stopped; the latest output line says what is going on. */
   function startHeartbeat(input: TaskRunInput, status: 'EXECUTING' | 'TESTING', action: string, filesChangedCount?: number) {
     let lastLine = ''
-    const beat = () => input.onHeartbeat({
-      status,
-      currentAction: lastLine ? `${action}: ${lastLine.slice(0, 200)}` : action,
-      ...(filesChangedCount !== undefined ? { filesChangedCount } : {})
-    })
+    const beat = () =>
+      input.onHeartbeat({
+        status,
+        currentAction: lastLine ? `${action}: ${lastLine.slice(0, 200)}` : action,
+        ...(filesChangedCount !== undefined ? { filesChangedCount } : {})
+      })
     beat()
     const timer = setInterval(beat, heartbeatIntervalMs)
     return {
@@ -201,28 +246,37 @@ export function createExecutor({ platform, config, dataDir, runProviderTask, hea
     }
   }
 
-  async function runCommandAgent(input: TaskRunInput, name: string, agent: CommandAgentConfig, workdir: string, onLine: (line: string) => void) {
+  async function runCommandAgent(
+    input: TaskRunInput,
+    name: string,
+    agent: CommandAgentConfig,
+    workdir: string,
+    onLine: (line: string) => void
+  ) {
     const prompt = buildTaskPrompt(input.task, { attempt: input.attempt })
     const promptFile = writePromptFile(dataDir, input.sprintId, input.taskId, input.attempt, prompt)
     const resolved = resolveCommand(name, agent, { prompt, promptFile, taskId: input.taskId, workdir })
     const parser = resolved.output === 'claude-stream-json' ? createClaudeStreamParser() : undefined
-    const run = await runProcess({
-      command: resolved.command,
-      args: resolved.args,
-      cwd: workdir,
-      env: { ...process.env, ...agent.env, QUARTET_TASK_ID: input.taskId, QUARTET_SPRINT_ID: input.sprintId },
-      logFile: input.logFile,
-      logCapBytes: input.logCapBytes,
-      timeoutMs: input.timeoutMs,
-      killGraceMs,
-      signal: input.signal,
-      onStart: (pid) => input.onProcess(pid),
-      onLine: (line) => {
-        if (!parser) return onLine(line)
-        parser.onLine(line)
-        onLine(parser.activity())
-      }
-    }, platform)
+    const run = await runProcess(
+      {
+        command: resolved.command,
+        args: resolved.args,
+        cwd: workdir,
+        env: { ...process.env, ...agent.env, QUARTET_TASK_ID: input.taskId, QUARTET_SPRINT_ID: input.sprintId },
+        logFile: input.logFile,
+        logCapBytes: input.logCapBytes,
+        timeoutMs: input.timeoutMs,
+        killGraceMs,
+        signal: input.signal,
+        onStart: (pid) => input.onProcess(pid),
+        onLine: (line) => {
+          if (!parser) return onLine(line)
+          parser.onLine(line)
+          onLine(parser.activity())
+        }
+      },
+      platform
+    )
     const result = parser?.result()
     return {
       command: resolved.command,
@@ -243,19 +297,22 @@ export function createExecutor({ platform, config, dataDir, runProviderTask, hea
   function runCheck(input: TaskRunInput, check: CheckCommand, workdir: string, onLine: (line: string) => void): Promise<RunProcessResult> {
     const [command, ...args] = typeof check === 'string' ? ['/bin/sh', '-c', check] : check
     appendLog(input.logFile, `[quartet] check: ${checkText(check)}`)
-    return runProcess({
-      command: command ?? '/bin/sh',
-      args,
-      cwd: workdir,
-      env: { ...process.env, QUARTET_TASK_ID: input.taskId, QUARTET_SPRINT_ID: input.sprintId },
-      logFile: input.logFile,
-      logCapBytes: input.logCapBytes,
-      timeoutMs: config.check.timeout_seconds * 1000,
-      killGraceMs,
-      signal: input.signal,
-      onStart: (pid) => input.onProcess(pid),
-      onLine
-    }, platform)
+    return runProcess(
+      {
+        command: command ?? '/bin/sh',
+        args,
+        cwd: workdir,
+        env: { ...process.env, QUARTET_TASK_ID: input.taskId, QUARTET_SPRINT_ID: input.sprintId },
+        logFile: input.logFile,
+        logCapBytes: input.logCapBytes,
+        timeoutMs: config.check.timeout_seconds * 1000,
+        killGraceMs,
+        signal: input.signal,
+        onStart: (pid) => input.onProcess(pid),
+        onLine
+      },
+      platform
+    )
   }
 }
 
@@ -263,7 +320,9 @@ export function createExecutor({ platform, config, dataDir, runProviderTask, hea
 function basedOn(worktree: PreparedWorktree | null): string {
   if (!worktree) return ''
   if (worktree.reused) return ` (continuing ${worktree.branch} from ${worktree.baseSha.slice(0, 12)})`
-  return worktree.baseBranches.length ? ` (based on ${worktree.baseBranches.join(' + ')})` : ` (based on HEAD ${worktree.baseSha.slice(0, 12)})`
+  return worktree.baseBranches.length
+    ? ` (based on ${worktree.baseBranches.join(' + ')})`
+    : ` (based on HEAD ${worktree.baseSha.slice(0, 12)})`
 }
 
 function appendLog(logFile: string, line: string): void {

@@ -14,7 +14,8 @@ export function createGitRunner(platform: Pick<EnginePlatform, 'spawn'>) {
   function run(cwd: string, args: string[], input?: string): Promise<GitResult> {
     return new Promise((resolve) => {
       const child = platform.spawn('git', args, {
-        cwd, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+        cwd,
+        stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
         // Reading commands (status) would otherwise refresh and rewrite the index under a lock.
         env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' }
       })
@@ -26,7 +27,9 @@ export function createGitRunner(platform: Pick<EnginePlatform, 'spawn'>) {
       child.stdin?.on('error', () => {})
       child.stdin?.end(input)
       child.on('error', (error) => resolve({ code: null, stdout: '', stderr: error.message }))
-      child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }))
+      child.on('close', (code) =>
+        resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') })
+      )
     })
   }
 

@@ -37,10 +37,15 @@ try {
   if (!job) throw new Error(`job ${jobId} not found`)
   const { config, errors } = loadProjectConfig(projectRoot)
   if (errors.length > 0) throw new Error(`invalid .quartet/config.json: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}`)
-  const gitMode = config.engine.use_worktrees && await createWorktrees(platform).isGitRepo(projectRoot)
+  const gitMode = config.engine.use_worktrees && (await createWorktrees(platform).isGitRepo(projectRoot))
   const executeTask = createExecutor({ platform, config, dataDir: path.join(dataDir, 'orchestrator'), runProviderTask })
   const approvals = createApprovalsService({
-    repositories, projectId: job.project_id, dataDir, clock: platform.clock, newId: () => `apr_${platform.ids.token(12)}`, approvalConfig: () => config.approval
+    repositories,
+    projectId: job.project_id,
+    dataDir,
+    clock: platform.clock,
+    newId: () => `apr_${platform.ids.token(12)}`,
+    approvalConfig: () => config.approval
   })
   const result = await runJob({
     repositories,
@@ -61,7 +66,7 @@ try {
   process.stdout.write(`job ${jobId}: ${result.status}${result.error ? ` (${result.error})` : ''}\n`)
   exitCode = result.status === 'failed' ? 1 : 0
 } catch (error) {
-  process.stderr.write(`job ${jobId} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`)
+  process.stderr.write(`job ${jobId} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
   exitCode = 1
 } finally {
   await database.close()

@@ -20,7 +20,11 @@ export interface RunJobOptions extends Omit<RunSprintOptions, 'sprintId' | 'sign
   afterSprint?: (sprintId: string) => Promise<unknown>
 }
 
-export interface JobResult { status: FinishedJobStatus; sprint: SprintResult | null; error: string | null }
+export interface JobResult {
+  status: FinishedJobStatus
+  sprint: SprintResult | null
+  error: string | null
+}
 
 /**
  * The body of a detached job process: claims the queued job for this process, keeps its
@@ -49,28 +53,45 @@ export async function runJob(options: RunJobOptions): Promise<JobResult> {
       kill.abort(lost)
       return
     }
-    repos.jobs.heartbeat(jobId).then((active) => {
-      failingSince = null
-      // Declared orphaned while still alive (e.g. stalled for 30 s): another job may take over, so stop writing.
-      if (!active) kill.abort(`${JOB_INTERRUPTED}no longer active`)
-    }, (error: unknown) => {
-      process.emitWarning(`job heartbeat failed: ${String(error)}`)
-      failingSince ??= Date.now()
-      // By now reconcile treats the job as orphaned; running on would only produce work nobody can record.
-      const giveUpAfterMs = options.giveUpAfterMs ?? JOB_STALE_MS
-      if (Date.now() - failingSince >= giveUpAfterMs) kill.abort(`${JOB_INTERRUPTED}database unreachable for ${Math.round(giveUpAfterMs / 1000)} s: ${String(error)}`)
-    })
+    repos.jobs.heartbeat(jobId).then(
+      (active) => {
+        failingSince = null
+        // Declared orphaned while still alive (e.g. stalled for 30 s): another job may take over, so stop writing.
+        if (!active) kill.abort(`${JOB_INTERRUPTED}no longer active`)
+      },
+      (error: unknown) => {
+        process.emitWarning(`job heartbeat failed: ${String(error)}`)
+        failingSince ??= Date.now()
+        // By now reconcile treats the job as orphaned; running on would only produce work nobody can record.
+        const giveUpAfterMs = options.giveUpAfterMs ?? JOB_STALE_MS
+        if (Date.now() - failingSince >= giveUpAfterMs)
+          kill.abort(`${JOB_INTERRUPTED}database unreachable for ${Math.round(giveUpAfterMs / 1000)} s: ${String(error)}`)
+      }
+    )
   }, heartbeatMs)
   try {
     const sprint = await runSprint({ ...options, sprintId: job.sprint_id, signal: kill.signal, resume: job.resume === 1 })
-    await recordSprintOutcome(repos, options.projectId, job.sprint_id).catch((error: unknown) => process.emitWarning(`recording the sprint in memory failed: ${String(error)}`))
-    if (sprint.stopKind !== 'killed') await options.afterSprint?.(job.sprint_id).catch((error: unknown) => process.emitWarning(`after-sprint step failed: ${String(error)}`))
+    await recordSprintOutcome(repos, options.projectId, job.sprint_id).catch((error: unknown) =>
+      process.emitWarning(`recording the sprint in memory failed: ${String(error)}`)
+    )
+    if (sprint.stopKind !== 'killed')
+      await options
+        .afterSprint?.(job.sprint_id)
+        .catch((error: unknown) => process.emitWarning(`after-sprint step failed: ${String(error)}`))
     const status: FinishedJobStatus = sprint.stopKind === 'killed' ? 'killed' : 'completed'
-    await repos.jobs.finish(jobId, status, { result: { sprintStatus: sprint.status, stopReason: sprint.stopReason, counts: sprint.counts } })
+    await repos.jobs.finish(jobId, status, {
+      result: { sprintStatus: sprint.status, stopReason: sprint.stopReason, counts: sprint.counts }
+    })
     return { status, sprint, error: null }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
-    await repos.sprints.setStatus(job.sprint_id, 'ABORTED', { stopReason: `job failed: ${message}`, finishedAt: new Date().toISOString(), from: ['RUNNING', 'PLANNED'] }).catch(() => false)
+    await repos.sprints
+      .setStatus(job.sprint_id, 'ABORTED', {
+        stopReason: `job failed: ${message}`,
+        finishedAt: new Date().toISOString(),
+        from: ['RUNNING', 'PLANNED']
+      })
+      .catch(() => false)
     await repos.jobs.finish(jobId, 'failed', { error: message }).catch(() => false)
     return { status: 'failed', sprint: null, error: message }
   } finally {
@@ -86,6 +107,7 @@ export async function runJob(options: RunJobOptions): Promise<JobResult> {
 /** Why the job can no longer do useful work where it runs (its project or its SQLite file was deleted), or null. */
 function homeLost(options: Pick<RunJobOptions, 'projectRoot' | 'databaseFile'>): string | null {
   if (!fs.existsSync(options.projectRoot)) return `${JOB_INTERRUPTED}project directory ${options.projectRoot} was removed`
-  if (options.databaseFile && !fs.existsSync(options.databaseFile)) return `${JOB_INTERRUPTED}database file ${options.databaseFile} was removed`
+  if (options.databaseFile && !fs.existsSync(options.databaseFile))
+    return `${JOB_INTERRUPTED}database file ${options.databaseFile} was removed`
   return null
 }

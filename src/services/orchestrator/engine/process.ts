@@ -121,8 +121,15 @@ export function runProcess(options: RunProcessOptions, platform: Pick<EnginePlat
     options.onLine?.(line)
   }
   const result = (fields: Partial<RunProcessResult>): RunProcessResult => ({
-    exitCode: null, signal: null, timedOut: false, aborted: false, durationMs: Date.now() - started,
-    tail, bytesLogged: log.bytesLogged, bytesDropped: log.bytesDropped, ...fields
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    aborted: false,
+    durationMs: Date.now() - started,
+    tail,
+    bytesLogged: log.bytesLogged,
+    bytesDropped: log.bytesDropped,
+    ...fields
   })
 
   if (options.signal?.aborted) {
@@ -134,7 +141,11 @@ export function runProcess(options: RunProcessOptions, platform: Pick<EnginePlat
     let child
     try {
       child = platform.spawn(options.command, options.args, {
-        cwd: options.cwd, env: options.env ?? process.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'], shell: false
+        cwd: options.cwd,
+        env: options.env ?? process.env,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        shell: false
       })
     } catch (error) {
       log.close()
@@ -148,7 +159,9 @@ export function runProcess(options: RunProcessOptions, platform: Pick<EnginePlat
     let groupGone: Promise<boolean> | undefined
     let settled = false
     let markClosed = () => {}
-    const closed = new Promise<void>((resolveClosed) => { markClosed = resolveClosed })
+    const closed = new Promise<void>((resolveClosed) => {
+      markClosed = resolveClosed
+    })
     child.once('close', () => markClosed())
 
     const readers = [child.stdout, child.stderr].map((stream) => {
@@ -181,7 +194,9 @@ export function runProcess(options: RunProcessOptions, platform: Pick<EnginePlat
       options.signal?.removeEventListener('abort', onAbort)
       for (const reader of readers) reader.end()
       log.close()
-      resolve(result({ exitCode: exit?.code ?? null, signal: exit?.signal ?? null, timedOut, aborted, ...(spawnError ? { spawnError } : {}) }))
+      resolve(
+        result({ exitCode: exit?.code ?? null, signal: exit?.signal ?? null, timedOut, aborted, ...(spawnError ? { spawnError } : {}) })
+      )
     }
 
     child.on('error', (error) => {

@@ -15,7 +15,16 @@ export const RECOVERY_COMMAND = 'quartet run --resume'
 
 export type Lifecycle = 'IDLE' | 'ACTIVE' | 'ORPHANED' | 'COMPLETE' | 'ABORTED'
 
-export interface Progress { done: number; active: number; blocked: number; noGo: number; pending: number; orphaned: number; cancelled: number; total: number }
+export interface Progress {
+  done: number
+  active: number
+  blocked: number
+  noGo: number
+  pending: number
+  orphaned: number
+  cancelled: number
+  total: number
+}
 
 export interface RunControlOptions {
   repositories: OrchestratorRepositories
@@ -41,7 +50,9 @@ export function createRunControl(options: RunControlOptions) {
     const killed: number[] = []
     for (const attempt of await repos.attempts.listForJob(jobId)) {
       if (!filter(attempt.task_id)) continue
-      const groups = processesOf(attempt).filter(isRecordedGroup).map((recorded) => recorded.pid)
+      const groups = processesOf(attempt)
+        .filter(isRecordedGroup)
+        .map((recorded) => recorded.pid)
       const results = await Promise.all(groups.map((pid) => killProcessGroup(pid, options.killGraceMs)))
       killed.push(...groups.filter((_, i) => results[i]))
     }
@@ -56,7 +67,8 @@ export function createRunControl(options: RunControlOptions) {
   function jobDeath(job: JobRow, alive: (job: JobRow) => boolean = jobProcessAlive): string | null {
     if (job.pid !== null && onThisHost(job) && !alive(job)) return `job process ${job.pid} died`
     const lastSign = Date.parse(job.heartbeat_at ?? job.created_at)
-    if (options.clock().getTime() - lastSign > JOB_STALE_MS) return job.pid === null ? `job ${job.id} never started` : `job process ${job.pid} died`
+    if (options.clock().getTime() - lastSign > JOB_STALE_MS)
+      return job.pid === null ? `job ${job.id} never started` : `job process ${job.pid} died`
     return null
   }
 
@@ -74,7 +86,11 @@ export function createRunControl(options: RunControlOptions) {
     for (const attempt of await repos.attempts.listRunning({ jobId: job.id })) {
       await repos.attempts.finish(attempt.id, { status: 'ORPHANED', exitCode: null, reason, transient: false, agentMs: null })
     }
-    await repos.events.append(projectId, { type: 'job_orphaned', sprintId: job.sprint_id, data: { jobId: job.id, pid: job.pid, reason, tasks: orphanedTasks, killedPids } })
+    await repos.events.append(projectId, {
+      type: 'job_orphaned',
+      sprintId: job.sprint_id,
+      data: { jobId: job.id, pid: job.pid, reason, tasks: orphanedTasks, killedPids }
+    })
     return { orphanedJob: job.id, orphanedTasks, killedPids }
   }
 
@@ -101,8 +117,14 @@ export function createRunControl(options: RunControlOptions) {
     const c = await repos.tasks.countByStatus(sprintId)
     const n = (...statuses: TaskStatus[]) => statuses.reduce((sum, s) => sum + (c[s] ?? 0), 0)
     return {
-      done: n('DONE'), active: n(...ACTIVE_TASK_STATUSES), blocked: n('BLOCKED'), noGo: n('NO_GO'), pending: n('PENDING', 'PAUSED'),
-      orphaned: n('ORPHANED'), cancelled: n('CANCELLED'), total: Object.values(c).reduce((a, b) => a + (b ?? 0), 0)
+      done: n('DONE'),
+      active: n(...ACTIVE_TASK_STATUSES),
+      blocked: n('BLOCKED'),
+      noGo: n('NO_GO'),
+      pending: n('PENDING', 'PAUSED'),
+      orphaned: n('ORPHANED'),
+      cancelled: n('CANCELLED'),
+      total: Object.values(c).reduce((a, b) => a + (b ?? 0), 0)
     }
   }
 
@@ -117,18 +139,45 @@ export function createRunControl(options: RunControlOptions) {
     await reconcile(projectId)
     const job = await repos.jobs.active(projectId)
     const sprint = job ? await repos.sprints.get(job.sprint_id) : await repos.sprints.latest(projectId)
-    const lifecycle: Lifecycle = job ? 'ACTIVE'
-      : sprint?.status === 'ORPHANED' ? 'ORPHANED'
-        : sprint?.status === 'COMPLETE' ? 'COMPLETE'
-          : sprint?.status === 'ABORTED' ? 'ABORTED' : 'IDLE'
+    const lifecycle: Lifecycle = job
+      ? 'ACTIVE'
+      : sprint?.status === 'ORPHANED'
+        ? 'ORPHANED'
+        : sprint?.status === 'COMPLETE'
+          ? 'COMPLETE'
+          : sprint?.status === 'ABORTED'
+            ? 'ABORTED'
+            : 'IDLE'
     const resumable = !job && sprint !== undefined && (await resumableTasks(sprint)).length > 0
     return {
       lifecycle,
       active: job !== undefined,
       resumable,
       recoveryCommand: resumable ? RECOVERY_COMMAND : null,
-      job: job ? { id: job.id, status: job.status, pid: job.pid, hostname: job.hostname, resume: job.resume === 1, startedAt: job.started_at, heartbeatAt: job.heartbeat_at } : null,
-      sprint: sprint ? { id: sprint.id, number: sprint.number, title: sprint.title, status: sprint.status, stopReason: sprint.stop_reason, tokensUsed: sprint.tokens_used, costMicroUsd: sprint.cost_micro_usd, startedAt: sprint.started_at, finishedAt: sprint.finished_at } : null,
+      job: job
+        ? {
+            id: job.id,
+            status: job.status,
+            pid: job.pid,
+            hostname: job.hostname,
+            resume: job.resume === 1,
+            startedAt: job.started_at,
+            heartbeatAt: job.heartbeat_at
+          }
+        : null,
+      sprint: sprint
+        ? {
+            id: sprint.id,
+            number: sprint.number,
+            title: sprint.title,
+            status: sprint.status,
+            stopReason: sprint.stop_reason,
+            tokensUsed: sprint.tokens_used,
+            costMicroUsd: sprint.cost_micro_usd,
+            startedAt: sprint.started_at,
+            finishedAt: sprint.finished_at
+          }
+        : null,
       progress: sprint ? await progressOf(sprint.id) : null,
       updatedAt: options.clock().toISOString()
     }
@@ -140,7 +189,14 @@ export function createRunControl(options: RunControlOptions) {
     if (!before) return undefined
     await reconcile(before.project_id)
     const job = (await repos.jobs.get(jobId))!
-    return { id: job.id, sprintId: job.sprint_id, status: job.status, pid: job.pid, ...(job.result ? { result: JSON.parse(job.result) as unknown } : {}), ...(job.error ? { error: job.error } : {}) }
+    return {
+      id: job.id,
+      sprintId: job.sprint_id,
+      status: job.status,
+      pid: job.pid,
+      ...(job.result ? { result: JSON.parse(job.result) as unknown } : {}),
+      ...(job.error ? { error: job.error } : {})
+    }
   }
 
   /**
@@ -148,20 +204,30 @@ export function createRunControl(options: RunControlOptions) {
    * ORPHANED, tasks a kill CANCELLED, and tasks BLOCKED behind them go back to PENDING keeping
    * their branch and worktree (the executor continues in it); DONE tasks are untouched.
    */
-  async function resumeSprint(projectId: number, mission?: Omit<RunMission, 'title'>): Promise<{ job: JobRow; created: boolean; tasks: string[] }> {
+  async function resumeSprint(
+    projectId: number,
+    mission?: Omit<RunMission, 'title'>
+  ): Promise<{ job: JobRow; created: boolean; tasks: string[] }> {
     await reconcile(projectId)
     const sprint = await repos.sprints.latest(projectId)
     const active = await repos.jobs.active(projectId)
     if (active) return { job: active, created: false, tasks: [] }
     if (!sprint || (await resumableTasks(sprint)).length === 0) throw new Error('nothing to resume')
-    const started = await repos.jobs.startJob(projectId, sprint.id, { resume: true, ...(mission ? { mission: { ...mission, title: sprint.title } } : {}) })
+    const started = await repos.jobs.startJob(projectId, sprint.id, {
+      resume: true,
+      ...(mission ? { mission: { ...mission, title: sprint.title } } : {})
+    })
     if (!started.created) return { ...started, tasks: [] }
     const reset = { reason: null, finishedAt: null }
     const tasks = await repos.tasks.transitionAll(sprint.id, ['ORPHANED', 'BLOCKED'], 'PENDING', reset)
     for (const task of await repos.tasks.listBySprint(sprint.id, ['CANCELLED'])) {
-      if (resumableStop(task.reason) && await repos.tasks.transition(task.id, ['CANCELLED'], 'PENDING', reset)) tasks.push(task.id)
+      if (resumableStop(task.reason) && (await repos.tasks.transition(task.id, ['CANCELLED'], 'PENDING', reset))) tasks.push(task.id)
     }
-    await repos.events.append(projectId, { type: 'sprint_resumed', sprintId: sprint.id, data: { jobId: started.job.id, tasks: tasks.sort() } })
+    await repos.events.append(projectId, {
+      type: 'sprint_resumed',
+      sprintId: sprint.id,
+      data: { jobId: started.job.id, tasks: tasks.sort() }
+    })
     return { ...started, tasks }
   }
 
@@ -185,17 +251,34 @@ export function createRunControl(options: RunControlOptions) {
     if (!job) return { killed: false as const, jobId: null, jobPid: null, killedPids: [] as number[], cancelledTasks: [] as string[] }
     const local = jobProcessAlive(job)
     if (local) process.kill(job.pid!, 'SIGTERM')
-    const endedByItself = local && await waitForJobEnd(job.id, options.killGraceMs + 5000)
+    const endedByItself = local && (await waitForJobEnd(job.id, options.killGraceMs + 5000))
     if (!endedByItself && jobProcessAlive(job)) process.kill(job.pid, 'SIGKILL')
     const killedPids = await killAttemptGroups(job.id)
-    const cancelledTasks = await repos.tasks.transitionAll(job.sprint_id, [...ACTIVE_TASK_STATUSES, 'PENDING'], 'CANCELLED', { reason: KILLED_BY_USER, finishedAt: options.clock().toISOString() })
+    const cancelledTasks = await repos.tasks.transitionAll(job.sprint_id, [...ACTIVE_TASK_STATUSES, 'PENDING'], 'CANCELLED', {
+      reason: KILLED_BY_USER,
+      finishedAt: options.clock().toISOString()
+    })
     for (const attempt of await repos.attempts.listRunning({ jobId: job.id })) {
-      await repos.attempts.finish(attempt.id, { status: 'CANCELLED', exitCode: null, reason: KILLED_BY_USER, transient: false, agentMs: null })
+      await repos.attempts.finish(attempt.id, {
+        status: 'CANCELLED',
+        exitCode: null,
+        reason: KILLED_BY_USER,
+        transient: false,
+        agentMs: null
+      })
     }
     if (await repos.jobs.finish(job.id, 'killed', { error: KILLED_BY_USER })) {
-      await repos.sprints.setStatus(job.sprint_id, 'ABORTED', { stopReason: KILLED_BY_USER, finishedAt: options.clock().toISOString(), from: ['PLANNED', 'RUNNING'] })
+      await repos.sprints.setStatus(job.sprint_id, 'ABORTED', {
+        stopReason: KILLED_BY_USER,
+        finishedAt: options.clock().toISOString(),
+        from: ['PLANNED', 'RUNNING']
+      })
     }
-    await repos.events.append(projectId, { type: 'job_killed', sprintId: job.sprint_id, data: { jobId: job.id, pid: job.pid, gracefully: endedByItself, killedPids, cancelledTasks } })
+    await repos.events.append(projectId, {
+      type: 'job_killed',
+      sprintId: job.sprint_id,
+      data: { jobId: job.id, pid: job.pid, gracefully: endedByItself, killedPids, cancelledTasks }
+    })
     return { killed: true as const, jobId: job.id, jobPid: job.pid, killedPids, cancelledTasks }
   }
 
@@ -207,12 +290,15 @@ export function createRunControl(options: RunControlOptions) {
   async function killTask(taskId: string) {
     const task = await repos.tasks.get(taskId)
     const from: TaskStatus[] = [...ACTIVE_TASK_STATUSES, 'PENDING', 'ORPHANED']
-    if (!task || !(await repos.tasks.transition(taskId, from, 'CANCELLED', { reason: KILLED_BY_USER, finishedAt: options.clock().toISOString() }))) {
+    if (
+      !task ||
+      !(await repos.tasks.transition(taskId, from, 'CANCELLED', { reason: KILLED_BY_USER, finishedAt: options.clock().toISOString() }))
+    ) {
       return { killed: false as const, taskId, killedPids: [] as number[] }
     }
     const attempts = await repos.attempts.listRunning({ taskId })
     const killedPids: number[] = []
-    for (const jobId of new Set(attempts.map((a) => a.job_id))) killedPids.push(...await killAttemptGroups(jobId, (id) => id === taskId))
+    for (const jobId of new Set(attempts.map((a) => a.job_id))) killedPids.push(...(await killAttemptGroups(jobId, (id) => id === taskId)))
     const sprint = await repos.sprints.get(task.sprint_id)
     if (sprint) await repos.events.append(sprint.project_id, { type: 'task_killed', sprintId: sprint.id, taskId, data: { killedPids } })
     return { killed: true as const, taskId, killedPids }

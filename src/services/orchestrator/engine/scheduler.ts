@@ -63,14 +63,16 @@ function scopePrefix(pattern: string): { prefix: string; isDir: boolean } {
 /** True when two file scopes may touch the same file; an empty scope may touch anything. */
 export function scopesOverlap(a: readonly string[], b: readonly string[]): boolean {
   if (a.length === 0 || b.length === 0) return true
-  return a.some((x) => b.some((y) => {
-    const p = scopePrefix(x)
-    const q = scopePrefix(y)
-    if (p.isDir && q.isDir) return p.prefix.startsWith(q.prefix) || q.prefix.startsWith(p.prefix)
-    if (p.isDir) return q.prefix.startsWith(p.prefix)
-    if (q.isDir) return p.prefix.startsWith(q.prefix)
-    return p.prefix === q.prefix
-  }))
+  return a.some((x) =>
+    b.some((y) => {
+      const p = scopePrefix(x)
+      const q = scopePrefix(y)
+      if (p.isDir && q.isDir) return p.prefix.startsWith(q.prefix) || q.prefix.startsWith(p.prefix)
+      if (p.isDir) return q.prefix.startsWith(p.prefix)
+      if (q.isDir) return p.prefix.startsWith(q.prefix)
+      return p.prefix === q.prefix
+    })
+  )
 }
 
 /** Exponential backoff (×2 per retry) with ±20 % jitter, so retrying workers do not hit a provider in step. */
@@ -87,7 +89,8 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
   const { repositories: repos, projectId, sprintId, jobId, config, clock } = options
   const runnableFrom: TaskStatus[] = options.resume ? ['PENDING', 'ORPHANED'] : ['PENDING']
   const budget = sprintBudget(config)
-  const emit = (type: string, taskId: string | null, data: Record<string, unknown>) => repos.events.append(projectId, { type, sprintId, taskId, data })
+  const emit = (type: string, taskId: string | null, data: Record<string, unknown>) =>
+    repos.events.append(projectId, { type, sprintId, taskId, data })
   const stop = new AbortController()
   let stopKind: SprintResult['stopKind'] = null
   let stopReason: string | null = null
@@ -98,12 +101,13 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
   const running = new Map<string, Promise<void>>()
   // What each task left on its branch; a dependent task's worktree starts from its DONE dependencies' branches.
   const work = new Map(rows.map((row) => [row.key, { branch: row.branch, commitSha: row.commit_sha }]))
-  const baseBranchesOf = (row: TaskRow): string[] => (JSON.parse(row.dependencies) as string[])
-    .filter((dep) => status.get(dep) === 'DONE')
-    .flatMap((dep) => {
-      const done = work.get(dep)
-      return done?.branch && done.commitSha ? [done.branch] : []
-    })
+  const baseBranchesOf = (row: TaskRow): string[] =>
+    (JSON.parse(row.dependencies) as string[])
+      .filter((dep) => status.get(dep) === 'DONE')
+      .flatMap((dep) => {
+        const done = work.get(dep)
+        return done?.branch && done.commitSha ? [done.branch] : []
+      })
 
   async function requestStop(kind: 'killed' | 'budget', reason: string): Promise<void> {
     if (stopKind) return
@@ -116,11 +120,20 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
     }
   }
   // A kill names its reason when it is not the user's (the job lost its project or database).
-  const onKill = () => { void requestStop('killed', typeof options.signal.reason === 'string' ? options.signal.reason : KILLED_BY_USER) }
+  const onKill = () => {
+    void requestStop('killed', typeof options.signal.reason === 'string' ? options.signal.reason : KILLED_BY_USER)
+  }
   if (options.signal.aborted) onKill()
   else options.signal.addEventListener('abort', onKill, { once: true })
 
-  async function setFinal(row: TaskRow, from: TaskStatus[], to: TaskStatus, reason: string, extra: Record<string, unknown> = {}, fields: TaskTransitionFields = {}): Promise<void> {
+  async function setFinal(
+    row: TaskRow,
+    from: TaskStatus[],
+    to: TaskStatus,
+    reason: string,
+    extra: Record<string, unknown> = {},
+    fields: TaskTransitionFields = {}
+  ): Promise<void> {
     if (await repos.tasks.transition(row.id, from, to, { ...fields, reason, finishedAt: clock().toISOString() })) {
       status.set(row.key, to)
       const type = to === 'DONE' ? 'task_done' : to === 'NO_GO' ? 'task_no_go' : to === 'BLOCKED' ? 'task_blocked' : 'task_cancelled'
@@ -138,7 +151,12 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
         if (!runnableFrom.includes(status.get(row.key)!)) continue
         for (const dep of JSON.parse(row.dependencies) as string[]) {
           const depStatus = status.get(dep)
-          const reason = depStatus === undefined ? `unknown dependency ${dep}` : ENDED_UNSUCCESSFULLY.includes(depStatus) ? `dependency ${dep} ended ${depStatus}` : null
+          const reason =
+            depStatus === undefined
+              ? `unknown dependency ${dep}`
+              : ENDED_UNSUCCESSFULLY.includes(depStatus)
+                ? `dependency ${dep} ended ${depStatus}`
+                : null
           if (reason) {
             await setFinal(row, runnableFrom, 'BLOCKED', reason, { dependency: dep })
             changed = true
@@ -172,14 +190,18 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
     }
     status.set(row.key, 'AWAITING_APPROVAL')
     const verdict = await gate.await({
-      taskId: row.id, task: toPlannedTask(row), signal: stop.signal,
+      taskId: row.id,
+      task: toPlannedTask(row),
+      signal: stop.signal,
       onParked: (approvalId, expiresAt) => emit('task_awaiting_approval', row.id, { approvalId, expiresAt }).then(() => {})
     })
     if (verdict.allowed) {
       await emit('task_approved', row.id, { approvalId: verdict.approvalId })
       return true
     }
-    await setFinal(row, ['AWAITING_APPROVAL'], verdict.cancelled ? 'CANCELLED' : 'NO_GO', verdict.reason, { approvalId: verdict.approvalId })
+    await setFinal(row, ['AWAITING_APPROVAL'], verdict.cancelled ? 'CANCELLED' : 'NO_GO', verdict.reason, {
+      approvalId: verdict.approvalId
+    })
     return false
   }
 
@@ -197,7 +219,10 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
     fs.mkdirSync(path.dirname(logFile), { recursive: true })
     for (let retry = 0; ; retry++) {
       const number = row.attempts + retry + 1
-      if (stopReason || !(await repos.tasks.transition(row.id, ['CLAIMED'], 'EXECUTING', { attempts: number, startedAt: clock().toISOString() }))) {
+      if (
+        stopReason ||
+        !(await repos.tasks.transition(row.id, ['CLAIMED'], 'EXECUTING', { attempts: number, startedAt: clock().toISOString() }))
+      ) {
         await setFinal(row, ['CLAIMED'], 'CANCELLED', stopReason ?? KILLED_BY_USER)
         return
       }
@@ -205,7 +230,13 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
       const attempt = await repos.attempts.start(row.id, jobId, number, agent)
       await emit('task_started', row.id, { attempt: number, agent, logFile })
       const outcome = await runAttempt(row, attempt.id, number, logFile)
-      await repos.attempts.finish(attempt.id, { status: outcome.status, exitCode: outcome.exitCode, reason: outcome.reason, transient: outcome.transient, agentMs: outcome.agentMs })
+      await repos.attempts.finish(attempt.id, {
+        status: outcome.status,
+        exitCode: outcome.exitCode,
+        reason: outcome.reason,
+        transient: outcome.transient,
+        agentMs: outcome.agentMs
+      })
       const active: TaskStatus[] = ['EXECUTING', 'TESTING']
       if (outcome.status === 'NO_GO' && outcome.transient && retry + 1 < config.engine.max_attempts && !stopReason) {
         const delayMs = retryDelayMs(config.engine.retry_base_delay_ms, retry + 1)
@@ -216,11 +247,23 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
           continue
         }
       }
-      const fields = { branch: outcome.branch, worktree: outcome.worktree, commitSha: outcome.commitSha, filesChanged: outcome.filesChanged }
+      const fields = {
+        branch: outcome.branch,
+        worktree: outcome.worktree,
+        commitSha: outcome.commitSha,
+        filesChanged: outcome.filesChanged
+      }
       work.set(row.key, { branch: outcome.branch, commitSha: outcome.commitSha })
       const to: TaskStatus = stopReason || outcome.status === 'CANCELLED' ? 'CANCELLED' : outcome.status
-      const reason = to === 'CANCELLED' ? stopReason ?? outcome.reason : outcome.reason
-      await setFinal(row, active, to, reason, { attempt: number, exitCode: outcome.exitCode, commitSha: outcome.commitSha, filesChanged: outcome.filesChanged.length }, fields)
+      const reason = to === 'CANCELLED' ? (stopReason ?? outcome.reason) : outcome.reason
+      await setFinal(
+        row,
+        active,
+        to,
+        reason,
+        { attempt: number, exitCode: outcome.exitCode, commitSha: outcome.commitSha, filesChanged: outcome.filesChanged.length },
+        fields
+      )
       return
     }
   }
@@ -228,7 +271,9 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
   async function runAttempt(row: TaskRow, attemptId: number, number: number, logFile: string): Promise<TaskRunOutcome> {
     // Callbacks are synchronous for the executor; their writes are chained and awaited before the attempt is closed.
     let writes: Promise<unknown> = Promise.resolve()
-    const later = (work: () => Promise<unknown>) => { writes = writes.then(work).catch((error: unknown) => process.emitWarning(`orchestrator: ${String(error)}`)) }
+    const later = (work: () => Promise<unknown>) => {
+      writes = writes.then(work).catch((error: unknown) => process.emitWarning(`orchestrator: ${String(error)}`))
+    }
     let lastWrite = 0
     let lastEvent = 0
     let lastStatus = 'EXECUTING'
@@ -236,9 +281,15 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
     let outcome: TaskRunOutcome
     try {
       outcome = await options.executeTask({
-        projectRoot: options.projectRoot, sprintId, taskId: row.id, task: toPlannedTask(row), attempt: number, logFile,
+        projectRoot: options.projectRoot,
+        sprintId,
+        taskId: row.id,
+        task: toPlannedTask(row),
+        attempt: number,
+        logFile,
         baseBranches: baseBranchesOf(row),
-        logCapBytes: config.engine.log_cap_bytes, timeoutMs: config.engine.task_timeout_seconds * 1000,
+        logCapBytes: config.engine.log_cap_bytes,
+        timeoutMs: config.engine.task_timeout_seconds * 1000,
         signal: stop.signal,
         onHeartbeat(beat) {
           const now = Date.now()
@@ -249,9 +300,16 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
           const sendEvent = now - lastEvent >= HEARTBEAT_EVENT_MS
           if (sendEvent) lastEvent = now
           later(async () => {
-            if (statusChanged && beat.status === 'TESTING' && await repos.tasks.transition(row.id, ['EXECUTING'], 'TESTING')) status.set(row.key, 'TESTING')
-            const hb = await repos.heartbeats.upsert(row.id, { workerId: `job-${jobId}`, status: beat.status, currentAction: beat.currentAction, filesChangedCount: beat.filesChangedCount ?? 0 })
-            if (sendEvent) await emit('task_heartbeat', row.id, { status: beat.status, currentAction: beat.currentAction, sequence: hb.sequence })
+            if (statusChanged && beat.status === 'TESTING' && (await repos.tasks.transition(row.id, ['EXECUTING'], 'TESTING')))
+              status.set(row.key, 'TESTING')
+            const hb = await repos.heartbeats.upsert(row.id, {
+              workerId: `job-${jobId}`,
+              status: beat.status,
+              currentAction: beat.currentAction,
+              filesChangedCount: beat.filesChangedCount ?? 0
+            })
+            if (sendEvent)
+              await emit('task_heartbeat', row.id, { status: beat.status, currentAction: beat.currentAction, sequence: hb.sequence })
           })
         },
         onProcess(pid) {
@@ -269,13 +327,29 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
         }
       })
     } catch (error) {
-      outcome = { status: 'NO_GO', reason: `executor failed: ${error instanceof Error ? error.message : String(error)}`, transient: false, exitCode: null, filesChanged: [], commitSha: null, branch: null, worktree: null, usage: { inputTokens: 0, outputTokens: 0, costUsd: null }, logTail: [], agentMs: Date.now() - started }
+      outcome = {
+        status: 'NO_GO',
+        reason: `executor failed: ${error instanceof Error ? error.message : String(error)}`,
+        transient: false,
+        exitCode: null,
+        filesChanged: [],
+        commitSha: null,
+        branch: null,
+        worktree: null,
+        usage: { inputTokens: 0, outputTokens: 0, costUsd: null },
+        logTail: [],
+        agentMs: Date.now() - started
+      }
     }
     await writes
     return outcome
   }
 
-  await repos.sprints.setStatus(sprintId, 'RUNNING', { stopReason: null, finishedAt: null, ...((await repos.sprints.get(sprintId))?.started_at ? {} : { startedAt: clock().toISOString() }) })
+  await repos.sprints.setStatus(sprintId, 'RUNNING', {
+    stopReason: null,
+    finishedAt: null,
+    ...((await repos.sprints.get(sprintId))?.started_at ? {} : { startedAt: clock().toISOString() })
+  })
   await emit('sprint_started', null, { jobId, resume: options.resume === true, tasks: rows.length, maxWorkers: config.engine.max_workers })
 
   async function schedule(): Promise<void> {
@@ -285,7 +359,10 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
         for (const row of readyTasks()) {
           if (running.size >= config.engine.max_workers || stopReason) break
           if (conflictsWithRunning(row)) continue
-          running.set(row.key, runTask(row).finally(() => running.delete(row.key)))
+          running.set(
+            row.key,
+            runTask(row).finally(() => running.delete(row.key))
+          )
         }
       }
       if (running.size === 0) {
@@ -312,7 +389,8 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
 
   if (stopReason) {
     for (const row of tasks.values()) {
-      if (runnableFrom.includes(status.get(row.key)!) || status.get(row.key) === 'CLAIMED') await setFinal(row, [...runnableFrom, 'CLAIMED'], 'CANCELLED', stopReason)
+      if (runnableFrom.includes(status.get(row.key)!) || status.get(row.key) === 'CLAIMED')
+        await setFinal(row, [...runnableFrom, 'CLAIMED'], 'CANCELLED', stopReason)
     }
   }
   const counts = await repos.tasks.countByStatus(sprintId)

@@ -98,7 +98,10 @@ export interface TaskRunInput {
   onUsage(usage: Usage): void
 }
 
-/** An agent/check process group as an attempt records it; startTicks (see engine/process.ts) tells a reused pid apart, null in old records. */
+/**
+ * An agent/check process group as an attempt records it; startTicks (see engine/process.ts) tells a reused pid apart,
+ * null in old records.
+ */
 export interface RecordedProcess {
   pid: number
   startTicks: number | null

@@ -58,7 +58,12 @@ export async function worktreeStatus({ git, run }: GitRunner, worktree: string):
   }
 }
 
-export async function cleanupNow(runner: GitRunner, root: string, worktreesDir: string, options: { sprintId?: string }): Promise<CleanupReport> {
+export async function cleanupNow(
+  runner: GitRunner,
+  root: string,
+  worktreesDir: string,
+  options: { sprintId?: string }
+): Promise<CleanupReport> {
   const { git, run } = runner
   const report: CleanupReport = { removed: [], kept: [] }
   await run(root, ['worktree', 'prune'])
@@ -92,7 +97,6 @@ export async function cleanupNow(runner: GitRunner, root: string, worktreesDir: 
   }
   return report
 }
-
 
 function realpathOrSelf(file: string): string {
   try {

@@ -25,8 +25,15 @@ export interface PreparedWorktree {
 
 /** The dependencies' branches could not be merged: nothing was kept of the attempt, nothing of theirs lost. */
 export class BaseMergeConflictError extends Error {
-  constructor(readonly branches: string[], readonly files: string[]) {
-    super(`the work of its dependencies conflicts: merging ${branches.join(', ')} conflicts in ${files.length ? files.join(', ') : 'unknown files'}; resolve it (merge one of these branches into the other) and run the task again`)
+  constructor(
+    readonly branches: string[],
+    readonly files: string[]
+  ) {
+    super(
+      `the work of its dependencies conflicts: merging ${branches.join(', ')} ` +
+        `conflicts in ${files.length ? files.join(', ') : 'unknown files'}; ` +
+        'resolve it (merge one of these branches into the other) and run the task again'
+    )
   }
 }
 
@@ -44,19 +51,25 @@ export function createWorktrees(platform: Pick<EnginePlatform, 'spawn'>) {
   function lockOf(root: string) {
     const key = path.resolve(root)
     let lock = locks.get(key)
-    if (!lock) locks.set(key, lock = { tail: Promise.resolve(), shared: new Set() })
+    if (!lock) locks.set(key, (lock = { tail: Promise.resolve(), shared: new Set() }))
     return lock
   }
   function serialized<T>(root: string, work: () => Promise<T>): Promise<T> {
     const lock = lockOf(root)
     const next = Promise.all([lock.tail, ...lock.shared]).then(work, work)
-    lock.tail = next.then(() => undefined, () => undefined)
+    lock.tail = next.then(
+      () => undefined,
+      () => undefined
+    )
     return next
   }
   function shared<T>(root: string, work: () => Promise<T>): Promise<T> {
     const lock = lockOf(root)
     const next = lock.tail.then(work, work)
-    const settled = next.then(() => undefined, () => undefined)
+    const settled = next.then(
+      () => undefined,
+      () => undefined
+    )
     lock.shared.add(settled)
     void settled.then(() => lock.shared.delete(settled))
     return next
@@ -77,15 +90,20 @@ export function createWorktrees(platform: Pick<EnginePlatform, 'spawn'>) {
   const excluded = new Map<string, Promise<string>>()
   function excludeQuartetDir(root: string): Promise<string> {
     const key = path.resolve(root)
-    const done = excluded.get(key) ?? serialized(root, async () => {
-      const [excludeFile, commonDir] = (await git(root, ['rev-parse', '--git-path', 'info/exclude', '--git-common-dir'])).trim().split('\n').map((line) => path.resolve(root, line))
-      const current = fs.existsSync(excludeFile!) ? fs.readFileSync(excludeFile!, 'utf8') : ''
-      if (!current.split('\n').some((line) => line.trim() === '.quartet/' || line.trim() === '/.quartet/')) {
-        fs.mkdirSync(path.dirname(excludeFile!), { recursive: true })
-        fs.appendFileSync(excludeFile!, `${current === '' || current.endsWith('\n') ? '' : '\n'}.quartet/\n`)
-      }
-      return commonDir!
-    })
+    const done =
+      excluded.get(key) ??
+      serialized(root, async () => {
+        const [excludeFile, commonDir] = (await git(root, ['rev-parse', '--git-path', 'info/exclude', '--git-common-dir']))
+          .trim()
+          .split('\n')
+          .map((line) => path.resolve(root, line))
+        const current = fs.existsSync(excludeFile!) ? fs.readFileSync(excludeFile!, 'utf8') : ''
+        if (!current.split('\n').some((line) => line.trim() === '.quartet/' || line.trim() === '/.quartet/')) {
+          fs.mkdirSync(path.dirname(excludeFile!), { recursive: true })
+          fs.appendFileSync(excludeFile!, `${current === '' || current.endsWith('\n') ? '' : '\n'}.quartet/\n`)
+        }
+        return commonDir!
+      })
     excluded.set(key, done)
     void done.catch(() => excluded.delete(key))
     return done
@@ -98,8 +116,10 @@ export function createWorktrees(platform: Pick<EnginePlatform, 'spawn'>) {
 
   /** The commit each revision names, or null where it names none: one `git cat-file` for all of them. */
   async function resolveCommits(root: string, revisions: string[]): Promise<(string | null)[]> {
-    const lines = (await git(root, ['cat-file', '--batch-check=%(objectname)'], revisions.map((revision) => `${revision}^{commit}\n`).join(''))).split('\n')
-    return revisions.map((_, index) => /^[0-9a-f]{40,64}$/.test(lines[index] ?? '') ? lines[index]! : null)
+    const lines = (
+      await git(root, ['cat-file', '--batch-check=%(objectname)'], revisions.map((revision) => `${revision}^{commit}\n`).join(''))
+    ).split('\n')
+    return revisions.map((_, index) => (/^[0-9a-f]{40,64}$/.test(lines[index] ?? '') ? lines[index]! : null))
   }
 
   /**
@@ -107,11 +127,23 @@ export function createWorktrees(platform: Pick<EnginePlatform, 'spawn'>) {
    * project's HEAD or, for a dependent task, from its dependencies' branches (the first, with the
    * others merged in), so it builds on their work.
    */
-  function prepareWorktree(root: string, sprintId: string, taskKey: string, worktreesDir: string, baseBranches: readonly string[] = []): Promise<PreparedWorktree> {
+  function prepareWorktree(
+    root: string,
+    sprintId: string,
+    taskKey: string,
+    worktreesDir: string,
+    baseBranches: readonly string[] = []
+  ): Promise<PreparedWorktree> {
     return prepareNow(root, sprintId, taskKey, worktreesDir, [...new Set(baseBranches)])
   }
 
-  async function prepareNow(root: string, sprintId: string, taskKey: string, worktreesDir: string, bases: string[]): Promise<PreparedWorktree> {
+  async function prepareNow(
+    root: string,
+    sprintId: string,
+    taskKey: string,
+    worktreesDir: string,
+    bases: string[]
+  ): Promise<PreparedWorktree> {
     const commonDir = await excludeQuartetDir(root)
     const branch = `${BRANCH_PREFIX}${refSegment(sprintId)}/${refSegment(taskKey)}`
     const baseRef = `${BASE_REF_PREFIX}${refSegment(sprintId)}/${refSegment(taskKey)}`
@@ -120,7 +152,11 @@ export function createWorktrees(platform: Pick<EnginePlatform, 'spawn'>) {
       const fresh = await addFreshFromHead(root, commonDir, branch, wanted)
       if (fresh) return fresh
     }
-    const [rootHead, branchHead, ...baseHeads] = await resolveCommits(root, ['HEAD', `refs/heads/${branch}`, ...bases.map((base) => `refs/heads/${base}`)])
+    const [rootHead, branchHead, ...baseHeads] = await resolveCommits(root, [
+      'HEAD',
+      `refs/heads/${branch}`,
+      ...bases.map((base) => `refs/heads/${base}`)
+    ])
     if (!rootHead) throw new Error('the repository has no commit yet: commit once, or set engine.use_worktrees to false')
     const occupied = () => fs.existsSync(wanted) && fs.readdirSync(wanted).length > 0
     const notOurs = () => new Error(`${wanted} exists and is not a worktree of branch ${branch}; it was left untouched`)
@@ -130,11 +166,11 @@ export function createWorktrees(platform: Pick<EnginePlatform, 'spawn'>) {
         // A worktree whose directory vanished is only administrative residue; its branch stays.
         await run(root, ['worktree', 'prune'])
         const existing = (await listWorktrees(gitRunner, root)).find((entry) => entry.branch === branch)
-        if (existing) return { path: existing.path, branch, ...await recordedBase(root, rootHead, branch, baseRef), reused: true }
+        if (existing) return { path: existing.path, branch, ...(await recordedBase(root, rootHead, branch, baseRef)), reused: true }
         if (occupied()) throw notOurs()
         fs.mkdirSync(path.dirname(wanted), { recursive: true })
         await git(root, ['worktree', 'add', wanted, branch])
-        return { path: wanted, branch, ...await recordedBase(root, rootHead, branch, baseRef), reused: true }
+        return { path: wanted, branch, ...(await recordedBase(root, rootHead, branch, baseRef)), reused: true }
       })
     }
     // No branch yet, so no worktree holds it: a fresh one.
@@ -169,10 +205,12 @@ export function createWorktrees(platform: Pick<EnginePlatform, 'spawn'>) {
     }
     let branchCreated = baseRef !== null
     // `-b` creates the branch before the worktree; after a failed add it may exist already.
-    const add = () => branchCreated ? ['worktree', 'add', wanted, branch] : ['worktree', 'add', '-b', branch, wanted, start]
+    const add = () => (branchCreated ? ['worktree', 'add', wanted, branch] : ['worktree', 'add', '-b', branch, wanted, start])
     const branchExists = async () => (await run(root, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).code === 0
     try {
-      const added = await addSharing(root, add, async () => { if (!branchCreated) branchCreated = await branchExists() })
+      const added = await addSharing(root, add, async () => {
+        if (!branchCreated) branchCreated = await branchExists()
+      })
       if (!added) {
         await serialized(root, async () => {
           await run(root, ['worktree', 'prune'])
@@ -180,7 +218,8 @@ export function createWorktrees(platform: Pick<EnginePlatform, 'spawn'>) {
         })
       }
     } catch (error) {
-      if (branchCreated || await branchExists()) await run(root, ['update-ref', '--stdin'], refs.map((ref) => `delete ${ref} ${start}\n`).join(''))
+      if (branchCreated || (await branchExists()))
+        await run(root, ['update-ref', '--stdin'], refs.map((ref) => `delete ${ref} ${start}\n`).join(''))
       throw error
     }
   }
@@ -214,7 +253,7 @@ export function createWorktrees(platform: Pick<EnginePlatform, 'spawn'>) {
     fs.mkdirSync(path.dirname(wanted), { recursive: true })
     let branchCreated = false
     // After a raced add that made the branch, the retry checks that branch out instead.
-    const add = () => branchCreated ? ['worktree', 'add', wanted, branch] : ['worktree', 'add', '-b', branch, wanted, 'HEAD']
+    const add = () => (branchCreated ? ['worktree', 'add', wanted, branch] : ['worktree', 'add', '-b', branch, wanted, 'HEAD'])
     const added = await addSharing(root, add, async () => {
       branchCreated ||= (await run(root, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).code === 0
     })
@@ -250,7 +289,12 @@ export function createWorktrees(platform: Pick<EnginePlatform, 'spawn'>) {
     }
   }
 
-  async function recordedBase(root: string, rootHead: string, branch: string, baseRef: string): Promise<{ baseSha: string; baseBranches: string[] }> {
+  async function recordedBase(
+    root: string,
+    rootHead: string,
+    branch: string,
+    baseRef: string
+  ): Promise<{ baseSha: string; baseBranches: string[] }> {
     const recorded = await run(root, ['rev-parse', '--verify', '--quiet', `${baseRef}^{commit}`])
     if (recorded.code === 0) return { baseSha: recorded.stdout.trim(), baseBranches: [] }
     const base = await run(root, ['merge-base', rootHead, branch])
@@ -265,8 +309,8 @@ export function createWorktrees(platform: Pick<EnginePlatform, 'spawn'>) {
   /** A fallback identity for commits git would otherwise refuse (no user.name/user.email configured). */
   async function identityArgs(cwd: string): Promise<string[]> {
     return [
-      ...(await hasConfig(cwd, 'user.name') ? [] : ['-c', 'user.name=Quartet']),
-      ...(await hasConfig(cwd, 'user.email') ? [] : ['-c', 'user.email=quartet@localhost'])
+      ...((await hasConfig(cwd, 'user.name')) ? [] : ['-c', 'user.name=Quartet']),
+      ...((await hasConfig(cwd, 'user.email')) ? [] : ['-c', 'user.email=quartet@localhost'])
     ]
   }
 
@@ -274,14 +318,16 @@ export function createWorktrees(platform: Pick<EnginePlatform, 'spawn'>) {
   async function commitAll(worktree: string, message: string): Promise<string | null> {
     await git(worktree, ['add', '-A'])
     if ((await run(worktree, ['diff', '--cached', '--quiet'])).code === 0) return null
-    await git(worktree, [...await identityArgs(worktree), 'commit', '-q', '-m', message])
+    await git(worktree, [...(await identityArgs(worktree)), 'commit', '-q', '-m', message])
     return (await git(worktree, ['rev-parse', 'HEAD'])).trim()
   }
 
   /** Paths committed since baseSha, plus uncommitted and untracked ones, sorted and deduplicated. */
   async function changedFiles(worktree: string, baseSha: string): Promise<string[]> {
     // One `git status` answers when nothing was committed since the base (the usual case).
-    const status = (await git(worktree, ['status', '--porcelain=v2', '--branch', '--no-renames', '--untracked-files=all', '-z'])).split('\0')
+    const status = (await git(worktree, ['status', '--porcelain=v2', '--branch', '--no-renames', '--untracked-files=all', '-z'])).split(
+      '\0'
+    )
     if (status.includes(`# branch.oid ${baseSha}`)) {
       const files = status.flatMap((entry) => {
         if (entry.startsWith('? ')) return [entry.slice(2)]
@@ -308,7 +354,12 @@ export function createWorktrees(platform: Pick<EnginePlatform, 'spawn'>) {
   }
 
   return {
-    isGitRepo, repoPrefix, prepareWorktree, commitAll, changedFiles, cleanupWorktrees,
+    isGitRepo,
+    repoPrefix,
+    prepareWorktree,
+    commitAll,
+    changedFiles,
+    cleanupWorktrees,
     worktreeStatus: (worktree: string) => worktreeStatus(gitRunner, worktree),
     listWorktrees: (root: string) => listWorktrees(gitRunner, root)
   }

@@ -2,11 +2,22 @@ import { normalisedPathOf } from './paths.js'
 
 // The orchestration-control mutations the dashboard must not drive over HTTP unless enabled.
 const GOVERNED_POSTS = new Set([
-  '/api/start', '/api/plan', '/api/cleanup', '/api/set-directives', '/api/directives', '/api/config', '/api/chat', '/api/git/commit'
+  '/api/start',
+  '/api/plan',
+  '/api/cleanup',
+  '/api/set-directives',
+  '/api/directives',
+  '/api/config',
+  '/api/chat',
+  '/api/git/commit'
 ])
 const GOVERNED_POST_PREFIXES = [
-  '/api/kill/', '/api/nervous/accept/', '/api/nervous/reject/', '/api/nervous/recommendations/dismiss/',
-  '/api/autonomous/approve/', '/api/autonomous/reject/'
+  '/api/kill/',
+  '/api/nervous/accept/',
+  '/api/nervous/reject/',
+  '/api/nervous/recommendations/dismiss/',
+  '/api/autonomous/approve/',
+  '/api/autonomous/reject/'
 ]
 // A GET that mutates: it sends a chat message to the configured agent.
 const GOVERNED_GETS = new Set(['/api/chat/stream'])
@@ -15,7 +26,8 @@ export const CONTROL_MUTATIONS_ENV = 'QUARTET_CONTROL_MUTATIONS'
 
 export const CONTROL_MUTATION_REFUSAL =
   'HTTP orchestration-control mutations are disabled. Control lives in the terminal: ' +
-  'use `quartet plan`, `quartet run` (`--resume`), `quartet kill` or `quartet status`, and edit .quartet/config.json or DIRECTIVES.md directly. ' +
+  'use `quartet plan`, `quartet run` (`--resume`), `quartet kill` or `quartet status`, ' +
+  'and edit .quartet/config.json or DIRECTIVES.md directly. ' +
   `Emergency re-enable: set \`api.control_mutations: true\` in .quartet/config.json or ${CONTROL_MUTATIONS_ENV}=1.`
 
 function governedPath(method: string, path: string): boolean {
@@ -36,6 +48,9 @@ export function isControlMutation(method: string, url: string, routePattern: str
 }
 
 /** The switch: QUARTET_CONTROL_MUTATIONS=1 or `api.control_mutations: true` in the project config. */
-export function controlMutationsEnabled(env: Readonly<Record<string, string | undefined>>, config: { api?: { control_mutations?: unknown } } | undefined): boolean {
+export function controlMutationsEnabled(
+  env: Readonly<Record<string, string | undefined>>,
+  config: { api?: { control_mutations?: unknown } } | undefined
+): boolean {
   return env[CONTROL_MUTATIONS_ENV] === '1' || config?.api?.control_mutations === true
 }

@@ -16,9 +16,14 @@ export const INTERNAL_ERROR = 'Internal server error'
 export const orchestratorErrorFormatter: ErrorFormatter = (error) => {
   let message: string
   switch (error.code) {
-    case 'MALFORMED_BODY': message = INVALID_JSON_BODY; break
-    case 'PAYLOAD_TOO_LARGE': message = PAYLOAD_TOO_LARGE; break
-    default: message = error.statusCode >= 500 ? INTERNAL_ERROR : error.message
+    case 'MALFORMED_BODY':
+      message = INVALID_JSON_BODY
+      break
+    case 'PAYLOAD_TOO_LARGE':
+      message = PAYLOAD_TOO_LARGE
+      break
+    default:
+      message = error.statusCode >= 500 ? INTERNAL_ERROR : error.message
   }
   // An invalid configuration lists every bad key; every other error is exactly {error}.
   const details = error.code === 'ORCH_CONFIG_INVALID' && error.details?.length ? { details: error.details } : {}

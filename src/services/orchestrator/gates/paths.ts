@@ -9,7 +9,9 @@ export { rawPathOf } from '../../../core/http/route-table.js'
  * Only ASCII escapes are decoded here (enough to spell `/api/`), so this never throws.
  */
 export function isApiPath(url: string): boolean {
-  return rawPathOf(url).replace(/%([0-7][0-9a-fA-F])/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))).startsWith('/api/')
+  return rawPathOf(url)
+    .replace(/%([0-7][0-9a-fA-F])/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    .startsWith('/api/')
 }
 
 /**

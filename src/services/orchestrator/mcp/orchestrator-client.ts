@@ -61,19 +61,29 @@ function parseBody(text: string): unknown {
 export function createOrchestratorClient(options: ClientOptions): OrchestratorClient {
   async function call(method: 'GET' | 'POST', path: string, body: unknown, signal: AbortSignal | undefined): Promise<OrchestratorReply> {
     const handshake = readHandshake(options.projectRoot)
-    if (!handshake) throw new OrchestratorUnavailable(`the Quartet orchestrator is not running for ${options.projectRoot} (start it with \`quartet serve orchestrator --project ${options.projectRoot}\`)`)
+    if (!handshake)
+      throw new OrchestratorUnavailable(
+        `the Quartet orchestrator is not running for ${options.projectRoot} ` +
+          `(start it with \`quartet serve orchestrator --project ${options.projectRoot}\`)`
+      )
     const token = readToken(options, handshake.tokenFile)
     let response: Response
     try {
       response = await options.fetch(`${baseUrlOf(handshake.host, handshake.port)}${path}`, {
         method,
-        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {})
+        },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
         ...(signal ? { signal } : {})
       })
     } catch (error) {
       if (signal?.aborted) throw error
-      throw new OrchestratorUnavailable(`the Quartet orchestrator at port ${handshake.port} did not answer (${error instanceof Error ? error.message : String(error)}); is \`quartet serve orchestrator\` running?`)
+      throw new OrchestratorUnavailable(
+        `the Quartet orchestrator at port ${handshake.port} did not answer (${error instanceof Error ? error.message : String(error)}); ` +
+          'is `quartet serve orchestrator` running?'
+      )
     }
     const text = await response.text()
     return { status: response.status, json: parseBody(text) }

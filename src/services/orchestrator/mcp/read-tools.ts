@@ -25,14 +25,19 @@ async function read(action: () => Promise<ToolText>): Promise<ToolText> {
   }
 }
 
-interface PendingEntry { request: { id: string; summary: string; expiresAt: string; requester: { id: string } } }
+interface PendingEntry {
+  request: { id: string; summary: string; expiresAt: string; requester: { id: string } }
+}
 
 export function approvalsInbox(client: OrchestratorClient): Promise<ToolText> {
   return read(async () => {
     const reply = await client.get('/api/approvals')
     if (reply.status !== 200) return jsonResult({ error: errorText(reply.json) }, true)
-    const pending = ((reply.json as { pending: PendingEntry[] }).pending).map((entry) => ({
-      id: entry.request.id, summary: entry.request.summary, requester: entry.request.requester.id, expiresAt: entry.request.expiresAt
+    const pending = (reply.json as { pending: PendingEntry[] }).pending.map((entry) => ({
+      id: entry.request.id,
+      summary: entry.request.summary,
+      requester: entry.request.requester.id,
+      expiresAt: entry.request.expiresAt
     }))
     return jsonResult({
       pending,
@@ -61,7 +66,11 @@ export function memorySearch(client: OrchestratorClient, query: string, limit: n
     const params = new URLSearchParams({ v: '1', q: query, ...(limit ? { limit: String(limit) } : {}) })
     const reply = await client.get(`/api/memory/search?${params.toString()}`)
     // A server without the memory module answers 404 for the route itself.
-    if (reply.status === 404) return jsonResult({ available: false, reason: 'memory search is not available on this Quartet server (GET /api/memory/search answered 404)' })
+    if (reply.status === 404)
+      return jsonResult({
+        available: false,
+        reason: 'memory search is not available on this Quartet server (GET /api/memory/search answered 404)'
+      })
     return jsonResult(reply.json, reply.status !== 200)
   })
 }

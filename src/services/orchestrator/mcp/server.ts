@@ -25,46 +25,76 @@ export function createQuartetMcpServer(options: QuartetMcpOptions): McpServer {
   const { client } = options
   const server = new McpServer({ name: MCP_SERVER_NAME, version: options.version })
 
-  server.registerTool('approvals_inbox', {
-    title: 'Approval Inbox (read-only)',
-    description: 'Pending approval requests of this Quartet project (arguments masked). Read-only: it cannot allow, deny or decide anything.',
-    annotations: READ_ONLY
-  }, () => approvalsInbox(client))
-
-  server.registerTool(PERMISSION_TOOL, {
-    title: 'Ask a human for permission',
-    description: 'Permission prompt for coding agents (Claude Code: --permission-prompt-tool mcp__quartet__permission_prompt). ' +
-      'Records the requested action as a pending Quartet approval and waits until a human allows or denies it, or it expires.',
-    inputSchema: {
-      tool_name: z.string().min(1).max(200).describe('the tool the agent wants to use'),
-      input: z.record(z.string(), z.unknown()).describe('the input it wants to call the tool with'),
-      tool_use_id: z.string().max(200).optional()
+  server.registerTool(
+    'approvals_inbox',
+    {
+      title: 'Approval Inbox (read-only)',
+      description:
+        'Pending approval requests of this Quartet project (arguments masked). Read-only: it cannot allow, deny or decide anything.',
+      annotations: READ_ONLY
     },
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false }
-  }, async (args, extra) => {
-    const answer = await askPermission(client, options.session, args, extra.signal)
-    return { content: [{ type: 'text', text: JSON.stringify(answer) }] }
-  })
+    () => approvalsInbox(client)
+  )
 
-  server.registerTool('project_status', {
-    title: 'Project status',
-    description: 'The Quartet run as it really is: lifecycle, sprint, progress, job, alerts.',
-    annotations: READ_ONLY
-  }, () => projectStatus(client))
+  server.registerTool(
+    PERMISSION_TOOL,
+    {
+      title: 'Ask a human for permission',
+      description:
+        'Permission prompt for coding agents (Claude Code: --permission-prompt-tool mcp__quartet__permission_prompt). ' +
+        'Records the requested action as a pending Quartet approval and waits until a human allows or denies it, or it expires.',
+      inputSchema: {
+        tool_name: z.string().min(1).max(200).describe('the tool the agent wants to use'),
+        input: z.record(z.string(), z.unknown()).describe('the input it wants to call the tool with'),
+        tool_use_id: z.string().max(200).optional()
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false }
+    },
+    async (args, extra) => {
+      const answer = await askPermission(client, options.session, args, extra.signal)
+      return { content: [{ type: 'text', text: JSON.stringify(answer) }] }
+    }
+  )
 
-  server.registerTool('tasks', {
-    title: 'Tasks',
-    description: 'Tasks of the newest sprint, or one task in detail (plan, result, heartbeat, log tail) when an id is given.',
-    inputSchema: { id: z.string().min(1).max(200).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/).optional().describe('task id, e.g. s1-2') },
-    annotations: READ_ONLY
-  }, ({ id }) => tasks(client, id))
+  server.registerTool(
+    'project_status',
+    {
+      title: 'Project status',
+      description: 'The Quartet run as it really is: lifecycle, sprint, progress, job, alerts.',
+      annotations: READ_ONLY
+    },
+    () => projectStatus(client)
+  )
 
-  server.registerTool('memory_search', {
-    title: 'Memory search',
-    description: "Full-text search over the project's memory (reports when the server offers no memory).",
-    inputSchema: { query: z.string().min(1).max(500), limit: z.number().int().min(1).max(50).optional() },
-    annotations: READ_ONLY
-  }, ({ query, limit }) => memorySearch(client, query, limit))
+  server.registerTool(
+    'tasks',
+    {
+      title: 'Tasks',
+      description: 'Tasks of the newest sprint, or one task in detail (plan, result, heartbeat, log tail) when an id is given.',
+      inputSchema: {
+        id: z
+          .string()
+          .min(1)
+          .max(200)
+          .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/)
+          .optional()
+          .describe('task id, e.g. s1-2')
+      },
+      annotations: READ_ONLY
+    },
+    ({ id }) => tasks(client, id)
+  )
+
+  server.registerTool(
+    'memory_search',
+    {
+      title: 'Memory search',
+      description: "Full-text search over the project's memory (reports when the server offers no memory).",
+      inputSchema: { query: z.string().min(1).max(500), limit: z.number().int().min(1).max(50).optional() },
+      annotations: READ_ONLY
+    },
+    ({ query, limit }) => memorySearch(client, query, limit)
+  )
 
   return server
 }
@@ -73,7 +103,9 @@ export function createQuartetMcpServer(options: QuartetMcpOptions): McpServer {
 export async function serveMcpOverStdio(options: QuartetMcpOptions): Promise<void> {
   const server = createQuartetMcpServer(options)
   const transport = new StdioServerTransport()
-  const closed = new Promise<void>((resolve) => { transport.onclose = () => resolve() })
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve()
+  })
   await server.connect(transport)
   await closed
 }

@@ -5,7 +5,14 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { CommandAgentSchema, DEFAULT_PROJECT_CONFIG, ProjectConfigSchema, ProviderAgentSchema, type AgentConfig, type ProjectConfig } from './config-schema.js'
+import {
+  CommandAgentSchema,
+  DEFAULT_PROJECT_CONFIG,
+  ProjectConfigSchema,
+  ProviderAgentSchema,
+  type AgentConfig,
+  type ProjectConfig
+} from './config-schema.js'
 import { createFileExclusive, writeFileAtomic } from './atomic-write.js'
 import { findJsonErrorPosition } from './json-position.js'
 import { deepMerge, isPlainObject } from './merge.js'
@@ -35,9 +42,7 @@ export function loadProjectConfig(root: string): ProjectConfigResult {
   return { config: candidate as ProjectConfig, raw: read.raw, exists: true, errors: validateProjectConfig(candidate) }
 }
 
-export type MergeResult =
-  | { ok: true; config: ProjectConfig; raw: Record<string, unknown> }
-  | { ok: false; errors: ConfigError[] }
+export type MergeResult = { ok: true; config: ProjectConfig; raw: Record<string, unknown> } | { ok: false; errors: ConfigError[] }
 
 /**
  * Applies `patch` to the file (objects merge, arrays and scalars replace, null deletes a key).
@@ -79,7 +84,11 @@ export function validateProjectConfig(candidate: unknown): ConfigError[] {
   if (plannerAgent !== undefined) {
     const agent = config.agents[plannerAgent]
     if (!agent) errors.push({ path: 'planner.agent', message: `"${plannerAgent}" is not a configured agent (configured: ${listed})` })
-    else if (agent.kind === 'command') errors.push({ path: 'planner.agent', message: `"${plannerAgent}" is a command agent; the planner needs a provider agent (openai-compatible or ollama)` })
+    else if (agent.kind === 'command')
+      errors.push({
+        path: 'planner.agent',
+        message: `"${plannerAgent}" is a command agent; the planner needs a provider agent (openai-compatible or ollama)`
+      })
   }
   if (config.planner.mode === 'ai' && !Object.values(config.agents).some((a) => a.kind !== 'command')) {
     errors.push({ path: 'planner.mode', message: '"ai" needs a provider agent (openai-compatible or ollama)' })
@@ -91,7 +100,8 @@ const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
 
 function agentErrors(name: string, agent: unknown): ConfigError[] {
   const where = `agents.${name}`
-  if (!AGENT_NAME.test(name)) return [{ path: where, message: 'agent names are 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit' }]
+  if (!AGENT_NAME.test(name))
+    return [{ path: where, message: 'agent names are 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit' }]
   const kind = isPlainObject(agent) ? agent.kind : undefined
   // Checking against the schema of the agent's own kind gives one precise message instead of one per union branch.
   if (kind === 'command') return describeSchemaErrors(CommandAgentSchema, agent, where)
@@ -99,10 +109,7 @@ function agentErrors(name: string, agent: unknown): ConfigError[] {
   return [{ path: `${where}.kind`, message: 'must be one of "command", "openai-compatible", "ollama"' }]
 }
 
-type RawRead =
-  | { exists: false }
-  | { exists: true; raw: Record<string, unknown> }
-  | { exists: true; error: ConfigError }
+type RawRead = { exists: false } | { exists: true; raw: Record<string, unknown> } | { exists: true; error: ConfigError }
 
 function readRaw(file: string): RawRead {
   let text: string

@@ -51,7 +51,10 @@ export function ollamaBaseUrl(env: Record<string, string | undefined>): string {
   }
 }
 
-async function detectOllama(platform: EnginePlatform, env: Record<string, string | undefined>): Promise<{ agent?: AgentConfig; note: string }> {
+async function detectOllama(
+  platform: EnginePlatform,
+  env: Record<string, string | undefined>
+): Promise<{ agent?: AgentConfig; note: string }> {
   const base = ollamaBaseUrl(env)
   try {
     const response = await platform.fetch(`${base}/api/tags`, { signal: AbortSignal.timeout(OLLAMA_PROBE_MS) })

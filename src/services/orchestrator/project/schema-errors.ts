@@ -24,7 +24,10 @@ export function describeSchemaErrors(schema: TSchema, value: unknown, prefix = '
     }
     byPath.set(path, entry)
   }
-  return [...byPath].map(([path, entry]) => ({ path, message: entry.allowed.length > 0 ? `must be one of ${entry.allowed.join(', ')}` : entry.message }))
+  return [...byPath].map(([path, entry]) => ({
+    path,
+    message: entry.allowed.length > 0 ? `must be one of ${entry.allowed.join(', ')}` : entry.message
+  }))
 }
 
 export function joinPath(prefix: string, rest: string): string {

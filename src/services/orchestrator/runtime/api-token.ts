@@ -90,7 +90,9 @@ export function resolveApiToken(options: ResolveApiTokenOptions): ResolvedApiTok
       fingerprint: null,
       disabled: true,
       defaultDeny: false,
-      warning: `SECURITY WARNING: ${API_AUTH_DISABLED_ENV}=1 — the API bearer check is OFF; anyone who can reach this port controls the orchestrator API`
+      warning:
+        `SECURITY WARNING: ${API_AUTH_DISABLED_ENV}=1 — the API bearer check is OFF; ` +
+        'anyone who can reach this port controls the orchestrator API'
     }
   }
   const explicit = nonEmpty(options.explicit)
@@ -106,6 +108,8 @@ export function resolveApiToken(options: ResolveApiTokenOptions): ResolvedApiTok
     fingerprint: null,
     disabled: false,
     defaultDeny: true,
-    warning: `no API token for the non-loopback bind ${options.host}: every /api request is refused until ${API_TOKEN_ENV} or api_auth_token is set`
+    warning:
+      `no API token for the non-loopback bind ${options.host}: ` +
+      `every /api request is refused until ${API_TOKEN_ENV} or api_auth_token is set`
   }
 }

@@ -57,16 +57,37 @@ export function createApprovalsRepository(db: OrchestratorDb) {
 
   return {
     async create(approval: NewApproval): Promise<ApprovalRow> {
-      return db.insertInto('orch_approvals').values({
-        id: approval.id, project_id: approval.projectId, tenant_id: approval.tenantId, scope_id: approval.scopeId, task_id: approval.taskId,
-        requester_kind: approval.requesterKind, requester_id: approval.requesterId,
-        summary: approval.summary, scope: approval.scope, risk: approval.risk, policy: approval.policy,
-        default_action: approval.defaultAction, tool_name: approval.toolName,
-        masked_args: approval.maskedArgs, raw_args_ref: approval.rawArgsRef,
-        created_at: approval.createdAt, expires_at: approval.expiresAt,
-        decision: null, decided_by: null, channel: null, decided_at: null, reason: null, closure_reason: null,
-        idempotency_key: null, decision_digest: null
-      }).returningAll().executeTakeFirstOrThrow()
+      return db
+        .insertInto('orch_approvals')
+        .values({
+          id: approval.id,
+          project_id: approval.projectId,
+          tenant_id: approval.tenantId,
+          scope_id: approval.scopeId,
+          task_id: approval.taskId,
+          requester_kind: approval.requesterKind,
+          requester_id: approval.requesterId,
+          summary: approval.summary,
+          scope: approval.scope,
+          risk: approval.risk,
+          policy: approval.policy,
+          default_action: approval.defaultAction,
+          tool_name: approval.toolName,
+          masked_args: approval.maskedArgs,
+          raw_args_ref: approval.rawArgsRef,
+          created_at: approval.createdAt,
+          expires_at: approval.expiresAt,
+          decision: null,
+          decided_by: null,
+          channel: null,
+          decided_at: null,
+          reason: null,
+          closure_reason: null,
+          idempotency_key: null,
+          decision_digest: null
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow()
     },
 
     get(projectId: number, tenantId: string, id: string): Promise<ApprovalRow | undefined> {
@@ -80,8 +101,13 @@ export function createApprovalsRepository(db: OrchestratorDb) {
 
     /** Undecided requests that have not expired at `now`, oldest first. */
     listPending(projectId: number, tenantId: string, now: string, limit = 500): Promise<ApprovalRow[]> {
-      return scoped(projectId, tenantId).where('decision', 'is', null).where('expires_at', '>', now)
-        .orderBy('created_at').orderBy('id').limit(limit).execute()
+      return scoped(projectId, tenantId)
+        .where('decision', 'is', null)
+        .where('expires_at', '>', now)
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(limit)
+        .execute()
     },
 
     /** The newest requests of every category (the overview), optionally only those about `scopeId`. */
@@ -92,25 +118,38 @@ export function createApprovalsRepository(db: OrchestratorDb) {
     },
 
     /** Closed requests (decided, or undecided past expiry), newest closing first. */
-    async history(projectId: number, tenantId: string, now: string, filter: HistoryFilter): Promise<{ rows: ApprovalRow[]; total: number }> {
+    async history(
+      projectId: number,
+      tenantId: string,
+      now: string,
+      filter: HistoryFilter
+    ): Promise<{ rows: ApprovalRow[]; total: number }> {
       let query = db.selectFrom('orch_approvals').where('project_id', '=', projectId).where('tenant_id', '=', tenantId)
       switch (filter.status) {
         case 'approved':
           query = query.where('decision', '=', 'allow').where((eb) => eb.or([eb('channel', 'is', null), eb('channel', '!=', 'ttl-expire')]))
           break
         case 'denied':
-          query = query.where('decision', 'in', ['deny', 'defer', 'escalate']).where((eb) => eb.or([eb('channel', 'is', null), eb('channel', '!=', 'ttl-expire')]))
+          query = query
+            .where('decision', 'in', ['deny', 'defer', 'escalate'])
+            .where((eb) => eb.or([eb('channel', 'is', null), eb('channel', '!=', 'ttl-expire')]))
           break
         case 'expired':
-          query = query.where((eb) => eb.or([eb('channel', '=', 'ttl-expire'), eb.and([eb('decision', 'is', null), eb('expires_at', '<=', now)])]))
+          query = query.where((eb) =>
+            eb.or([eb('channel', '=', 'ttl-expire'), eb.and([eb('decision', 'is', null), eb('expires_at', '<=', now)])])
+          )
           break
         default:
           query = query.where((eb) => eb.or([eb('decision', 'is not', null), eb('expires_at', '<=', now)]))
       }
       const counted = await query.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst()
-      const rows = await query.selectAll()
-        .orderBy((eb) => eb.fn.coalesce('decided_at', 'expires_at'), 'desc').orderBy('id', 'desc')
-        .limit(filter.limit).offset(filter.offset).execute()
+      const rows = await query
+        .selectAll()
+        .orderBy((eb) => eb.fn.coalesce('decided_at', 'expires_at'), 'desc')
+        .orderBy('id', 'desc')
+        .limit(filter.limit)
+        .offset(filter.offset)
+        .execute()
       return { rows, total: Number(counted?.n ?? 0) }
     },
 
@@ -119,10 +158,20 @@ export function createApprovalsRepository(db: OrchestratorDb) {
      * expiry itself) not yet expired: true for exactly one of any number of concurrent callers.
      */
     async decide(id: string, write: DecisionWrite, options: { now: string; allowExpired: boolean }): Promise<boolean> {
-      let query = db.updateTable('orch_approvals').set({
-        decision: write.decision, decided_by: write.decidedBy, channel: write.channel, decided_at: write.decidedAt,
-        reason: write.reason, closure_reason: write.closureReason, idempotency_key: write.idempotencyKey, decision_digest: write.decisionDigest
-      }).where('id', '=', id).where('decision', 'is', null)
+      let query = db
+        .updateTable('orch_approvals')
+        .set({
+          decision: write.decision,
+          decided_by: write.decidedBy,
+          channel: write.channel,
+          decided_at: write.decidedAt,
+          reason: write.reason,
+          closure_reason: write.closureReason,
+          idempotency_key: write.idempotencyKey,
+          decision_digest: write.decisionDigest
+        })
+        .where('id', '=', id)
+        .where('decision', 'is', null)
       query = options.allowExpired ? query.where('expires_at', '<=', options.now) : query.where('expires_at', '>', options.now)
       const result = await query.executeTakeFirst()
       return Number(result.numUpdatedRows) === 1
@@ -130,12 +179,23 @@ export function createApprovalsRepository(db: OrchestratorDb) {
 
     /** Undecided requests of the project past their expiry at `now`, of every tenant (the sweep). */
     listDue(projectId: number, now: string, limit = 500): Promise<ApprovalRow[]> {
-      return table().where('project_id', '=', projectId).where('decision', 'is', null).where('expires_at', '<=', now).orderBy('expires_at').limit(limit).execute()
+      return table()
+        .where('project_id', '=', projectId)
+        .where('decision', 'is', null)
+        .where('expires_at', '<=', now)
+        .orderBy('expires_at')
+        .limit(limit)
+        .execute()
     },
 
     /** The newest approval request of a task (a task asks once per run). */
     latestForTask(projectId: number, tenantId: string, taskId: string): Promise<ApprovalRow | undefined> {
-      return scoped(projectId, tenantId).where('task_id', '=', taskId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst()
+      return scoped(projectId, tenantId)
+        .where('task_id', '=', taskId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst()
     }
   }
 }

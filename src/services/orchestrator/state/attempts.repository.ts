@@ -4,7 +4,12 @@ import type { AttemptRow, OrchestratorDb } from './db.js'
 
 export type AttemptStatus = 'running' | 'DONE' | 'NO_GO' | 'CANCELLED' | 'ORPHANED'
 
-export interface UsageTotals { inputTokens: number; outputTokens: number; costMicroUsd: number; attempts: number }
+export interface UsageTotals {
+  inputTokens: number
+  outputTokens: number
+  costMicroUsd: number
+  attempts: number
+}
 
 /** Money is stored as integer micro-dollars so sums never drift. */
 export function toMicroUsd(usd: number | null): number {
@@ -13,7 +18,9 @@ export function toMicroUsd(usd: number | null): number {
 
 /** The recorded process groups: `{pid, startTicks}` objects, or plain pids as older rows hold them. */
 export function processesOf(row: Pick<AttemptRow, 'pids'>): RecordedProcess[] {
-  return (JSON.parse(row.pids) as Array<number | RecordedProcess>).map((entry) => typeof entry === 'number' ? { pid: entry, startTicks: null } : entry)
+  return (JSON.parse(row.pids) as Array<number | RecordedProcess>).map((entry) =>
+    typeof entry === 'number' ? { pid: entry, startTicks: null } : entry
+  )
 }
 
 export function pidsOf(row: Pick<AttemptRow, 'pids'>): number[] {
@@ -21,23 +28,43 @@ export function pidsOf(row: Pick<AttemptRow, 'pids'>): number[] {
 }
 
 function totals(row: { input: unknown; output: unknown; cost: unknown; attempts: unknown } | undefined): UsageTotals {
-  return { inputTokens: Number(row?.input ?? 0), outputTokens: Number(row?.output ?? 0), costMicroUsd: Number(row?.cost ?? 0), attempts: Number(row?.attempts ?? 0) }
+  return {
+    inputTokens: Number(row?.input ?? 0),
+    outputTokens: Number(row?.output ?? 0),
+    costMicroUsd: Number(row?.cost ?? 0),
+    attempts: Number(row?.attempts ?? 0)
+  }
 }
 
 export function createAttemptsRepository(db: OrchestratorDb, clock: () => Date) {
-  const sums = () => [
-    sql<number>`coalesce(sum(orch_attempts.input_tokens), 0)`.as('input'),
-    sql<number>`coalesce(sum(orch_attempts.output_tokens), 0)`.as('output'),
-    sql<number>`coalesce(sum(orch_attempts.cost_micro_usd), 0)`.as('cost'),
-    sql<number>`count(orch_attempts.id)`.as('attempts')
-  ] as const
+  const sums = () =>
+    [
+      sql<number>`coalesce(sum(orch_attempts.input_tokens), 0)`.as('input'),
+      sql<number>`coalesce(sum(orch_attempts.output_tokens), 0)`.as('output'),
+      sql<number>`coalesce(sum(orch_attempts.cost_micro_usd), 0)`.as('cost'),
+      sql<number>`count(orch_attempts.id)`.as('attempts')
+    ] as const
 
   return {
     start(taskId: string, jobId: number, number: number, agent: string): Promise<AttemptRow> {
-      return db.insertInto('orch_attempts').values({
-        task_id: taskId, job_id: jobId, number, agent, status: 'running', exit_code: null, reason: null,
-        cost_micro_usd: null, model: null, agent_ms: null, started_at: clock().toISOString(), finished_at: null
-      }).returningAll().executeTakeFirstOrThrow()
+      return db
+        .insertInto('orch_attempts')
+        .values({
+          task_id: taskId,
+          job_id: jobId,
+          number,
+          agent,
+          status: 'running',
+          exit_code: null,
+          reason: null,
+          cost_micro_usd: null,
+          model: null,
+          agent_ms: null,
+          started_at: clock().toISOString(),
+          finished_at: null
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow()
     },
 
     get(id: number): Promise<AttemptRow | undefined> {
@@ -50,7 +77,12 @@ export function createAttemptsRepository(db: OrchestratorDb, clock: () => Date) 
         const row = await db.selectFrom('orch_attempts').select('pids').where('id', '=', id).executeTakeFirstOrThrow()
         const recorded = processesOf(row)
         if (recorded.some((entry) => entry.pid === pid)) return
-        const result = await db.updateTable('orch_attempts').set({ pids: JSON.stringify([...recorded, { pid, startTicks }]) }).where('id', '=', id).where('pids', '=', row.pids).executeTakeFirst()
+        const result = await db
+          .updateTable('orch_attempts')
+          .set({ pids: JSON.stringify([...recorded, { pid, startTicks }]) })
+          .where('id', '=', id)
+          .where('pids', '=', row.pids)
+          .executeTakeFirst()
         if (result.numUpdatedRows > 0n) return
       }
     },
@@ -58,19 +90,41 @@ export function createAttemptsRepository(db: OrchestratorDb, clock: () => Date) 
     /** Adds one usage report (agents may report several times per attempt). */
     async addUsage(id: number, usage: Usage): Promise<void> {
       const cost = usage.costUsd === null ? null : toMicroUsd(usage.costUsd)
-      await db.updateTable('orch_attempts').set({
-        input_tokens: sql`input_tokens + ${usage.inputTokens}`,
-        output_tokens: sql`output_tokens + ${usage.outputTokens}`,
-        ...(cost === null ? {} : { cost_micro_usd: sql`coalesce(cost_micro_usd, 0) + ${cost}` }),
-        ...(usage.model ? { model: usage.model } : {})
-      }).where('id', '=', id).execute()
+      await db
+        .updateTable('orch_attempts')
+        .set({
+          input_tokens: sql`input_tokens + ${usage.inputTokens}`,
+          output_tokens: sql`output_tokens + ${usage.outputTokens}`,
+          ...(cost === null ? {} : { cost_micro_usd: sql`coalesce(cost_micro_usd, 0) + ${cost}` }),
+          ...(usage.model ? { model: usage.model } : {})
+        })
+        .where('id', '=', id)
+        .execute()
     },
 
-    async finish(id: number, result: { status: Exclude<AttemptStatus, 'running'>; exitCode: number | null; reason: string; transient: boolean; agentMs: number | null }): Promise<boolean> {
-      const updated = await db.updateTable('orch_attempts').set({
-        status: result.status, exit_code: result.exitCode, reason: result.reason, transient: result.transient ? 1 : 0,
-        agent_ms: result.agentMs, finished_at: clock().toISOString()
-      }).where('id', '=', id).where('status', '=', 'running').executeTakeFirst()
+    async finish(
+      id: number,
+      result: {
+        status: Exclude<AttemptStatus, 'running'>
+        exitCode: number | null
+        reason: string
+        transient: boolean
+        agentMs: number | null
+      }
+    ): Promise<boolean> {
+      const updated = await db
+        .updateTable('orch_attempts')
+        .set({
+          status: result.status,
+          exit_code: result.exitCode,
+          reason: result.reason,
+          transient: result.transient ? 1 : 0,
+          agent_ms: result.agentMs,
+          finished_at: clock().toISOString()
+        })
+        .where('id', '=', id)
+        .where('status', '=', 'running')
+        .executeTakeFirst()
       return updated.numUpdatedRows > 0n
     },
 
@@ -91,30 +145,49 @@ export function createAttemptsRepository(db: OrchestratorDb, clock: () => Date) 
     },
 
     async usageForSprint(sprintId: string): Promise<UsageTotals> {
-      const row = await db.selectFrom('orch_attempts').innerJoin('orch_tasks', 'orch_tasks.id', 'orch_attempts.task_id')
-        .select(sums()).where('orch_tasks.sprint_id', '=', sprintId).executeTakeFirst()
+      const row = await db
+        .selectFrom('orch_attempts')
+        .innerJoin('orch_tasks', 'orch_tasks.id', 'orch_attempts.task_id')
+        .select(sums())
+        .where('orch_tasks.sprint_id', '=', sprintId)
+        .executeTakeFirst()
       return totals(row)
     },
 
     async usageByAgent(sprintId: string): Promise<Array<{ agent: string } & UsageTotals>> {
-      const rows = await db.selectFrom('orch_attempts').innerJoin('orch_tasks', 'orch_tasks.id', 'orch_attempts.task_id')
-        .select(['orch_attempts.agent', ...sums()]).where('orch_tasks.sprint_id', '=', sprintId)
-        .groupBy('orch_attempts.agent').orderBy('orch_attempts.agent').execute()
+      const rows = await db
+        .selectFrom('orch_attempts')
+        .innerJoin('orch_tasks', 'orch_tasks.id', 'orch_attempts.task_id')
+        .select(['orch_attempts.agent', ...sums()])
+        .where('orch_tasks.sprint_id', '=', sprintId)
+        .groupBy('orch_attempts.agent')
+        .orderBy('orch_attempts.agent')
+        .execute()
       return rows.map((row) => ({ agent: row.agent, ...totals(row) }))
     },
 
     /** Every attempt of a sprint's tasks, oldest first (the newest per task is the last one seen). */
     listForSprint(sprintId: string): Promise<AttemptRow[]> {
-      return db.selectFrom('orch_attempts').selectAll('orch_attempts').innerJoin('orch_tasks', 'orch_tasks.id', 'orch_attempts.task_id')
-        .where('orch_tasks.sprint_id', '=', sprintId).orderBy('orch_attempts.id').execute()
+      return db
+        .selectFrom('orch_attempts')
+        .selectAll('orch_attempts')
+        .innerJoin('orch_tasks', 'orch_tasks.id', 'orch_attempts.task_id')
+        .where('orch_tasks.sprint_id', '=', sprintId)
+        .orderBy('orch_attempts.id')
+        .execute()
     },
 
     /** The agents each sprint of a project ran, by sprint id (sorted names). */
     async agentsPerSprint(projectId: number): Promise<Map<string, string[]>> {
-      const rows = await db.selectFrom('orch_attempts').innerJoin('orch_tasks', 'orch_tasks.id', 'orch_attempts.task_id')
+      const rows = await db
+        .selectFrom('orch_attempts')
+        .innerJoin('orch_tasks', 'orch_tasks.id', 'orch_attempts.task_id')
         .innerJoin('orch_sprints', 'orch_sprints.id', 'orch_tasks.sprint_id')
-        .select(['orch_tasks.sprint_id', 'orch_attempts.agent']).distinct()
-        .where('orch_sprints.project_id', '=', projectId).orderBy('orch_attempts.agent').execute()
+        .select(['orch_tasks.sprint_id', 'orch_attempts.agent'])
+        .distinct()
+        .where('orch_sprints.project_id', '=', projectId)
+        .orderBy('orch_attempts.agent')
+        .execute()
       const perSprint = new Map<string, string[]>()
       for (const row of rows) perSprint.set(row.sprint_id, [...(perSprint.get(row.sprint_id) ?? []), row.agent])
       return perSprint

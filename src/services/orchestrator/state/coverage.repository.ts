@@ -22,9 +22,12 @@ export function createCoverageRepository(db: OrchestratorDb, clock: () => Date) 
         output_tail: entry.outputTail,
         recorded_at: clock().toISOString()
       }
-      return db.insertInto('orch_coverage').values({ sprint_id: entry.sprintId, ...row })
+      return db
+        .insertInto('orch_coverage')
+        .values({ sprint_id: entry.sprintId, ...row })
         .onConflict((oc) => oc.column('sprint_id').doUpdateSet(row))
-        .returningAll().executeTakeFirstOrThrow()
+        .returningAll()
+        .executeTakeFirstOrThrow()
     },
 
     listForProject(projectId: number): Promise<CoverageRow[]> {

@@ -1,6 +1,10 @@
 import type { Generated, Kysely, Selectable } from 'kysely'
 
-export interface ProjectsTable { id: Generated<number>; root: string; created_at: string }
+export interface ProjectsTable {
+  id: Generated<number>
+  root: string
+  created_at: string
+}
 
 export interface SprintsTable {
   id: string

@@ -19,7 +19,14 @@ export interface StoredEvent {
 }
 
 function toStored(row: EventRow): StoredEvent {
-  return { seq: row.seq, type: row.type, sprintId: row.sprint_id, taskId: row.task_id, data: JSON.parse(row.data) as Record<string, unknown>, createdAt: row.created_at }
+  return {
+    seq: row.seq,
+    type: row.type,
+    sprintId: row.sprint_id,
+    taskId: row.task_id,
+    data: JSON.parse(row.data) as Record<string, unknown>,
+    createdAt: row.created_at
+  }
 }
 
 /**
@@ -34,10 +41,12 @@ export function createEventsRepository(db: OrchestratorDb, clock: () => Date) {
       const data = JSON.stringify(event.data)
       for (let tries = 0; ; tries++) {
         try {
-          const row = await db.insertInto('orch_events')
+          const row = await db
+            .insertInto('orch_events')
             .columns(['project_id', 'seq', 'type', 'sprint_id', 'task_id', 'data', 'created_at'])
             .expression(
-              db.selectFrom('orch_events')
+              db
+                .selectFrom('orch_events')
                 .select([
                   sql.lit(projectId).as('project_id'),
                   sql<number>`coalesce(max(seq), 0) + 1`.as('seq'),
@@ -59,7 +68,12 @@ export function createEventsRepository(db: OrchestratorDb, clock: () => Date) {
     },
 
     /** Events after a sequence number, oldest first (replay for Last-Event-ID and tailing). */
-    async readAfter(projectId: number, afterSeq: number, limit: number, filter: { sprintId?: string; taskId?: string } = {}): Promise<StoredEvent[]> {
+    async readAfter(
+      projectId: number,
+      afterSeq: number,
+      limit: number,
+      filter: { sprintId?: string; taskId?: string } = {}
+    ): Promise<StoredEvent[]> {
       let query = db.selectFrom('orch_events').selectAll().where('project_id', '=', projectId).where('seq', '>', afterSeq)
       if (filter.sprintId) query = query.where('sprint_id', '=', filter.sprintId)
       if (filter.taskId) query = query.where('task_id', '=', filter.taskId)
@@ -68,14 +82,25 @@ export function createEventsRepository(db: OrchestratorDb, clock: () => Date) {
     },
 
     async latestSeq(projectId: number): Promise<number> {
-      const row = await db.selectFrom('orch_events').select(sql<number | null>`max(seq)`.as('seq')).where('project_id', '=', projectId).executeTakeFirst()
+      const row = await db
+        .selectFrom('orch_events')
+        .select(sql<number | null>`max(seq)`.as('seq'))
+        .where('project_id', '=', projectId)
+        .executeTakeFirst()
       return Number(row?.seq ?? 0)
     },
 
     /** The newest event of one type for a sprint, if any. */
     async latestOfType(projectId: number, sprintId: string, type: string): Promise<StoredEvent | undefined> {
-      const row = await db.selectFrom('orch_events').selectAll().where('project_id', '=', projectId).where('sprint_id', '=', sprintId)
-        .where('type', '=', type).orderBy('seq', 'desc').limit(1).executeTakeFirst()
+      const row = await db
+        .selectFrom('orch_events')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('sprint_id', '=', sprintId)
+        .where('type', '=', type)
+        .orderBy('seq', 'desc')
+        .limit(1)
+        .executeTakeFirst()
       return row ? toStored(row) : undefined
     }
   }

@@ -15,43 +15,87 @@ export interface NewExecution {
   approvalId?: string | null
 }
 
-export interface ExecutionUpdate { status?: string; reason?: string | null; sprintId?: string | null; jobId?: number | null; approvalId?: string | null }
+export interface ExecutionUpdate {
+  status?: string
+  reason?: string | null
+  sprintId?: string | null
+  jobId?: number | null
+  approvalId?: string | null
+}
 
 /** Process submissions; every read is scoped to a project and a tenant. */
 export function createExecutionsRepository(db: OrchestratorDb, clock: () => Date) {
   return {
     async create(input: NewExecution): Promise<ExecutionRow> {
       const now = clock().toISOString()
-      return db.insertInto('orch_executions').values({
-        id: input.id, project_id: input.projectId, tenant_id: input.tenantId, actor: input.actor, origin: input.origin, kind: input.kind,
-        title: input.title, request: JSON.stringify(input.request), effect_class: input.effectClass, status: input.status, reason: input.reason,
-        approval_id: input.approvalId ?? null, sprint_id: null, job_id: null, created_at: now, updated_at: now
-      }).returningAll().executeTakeFirstOrThrow()
+      return db
+        .insertInto('orch_executions')
+        .values({
+          id: input.id,
+          project_id: input.projectId,
+          tenant_id: input.tenantId,
+          actor: input.actor,
+          origin: input.origin,
+          kind: input.kind,
+          title: input.title,
+          request: JSON.stringify(input.request),
+          effect_class: input.effectClass,
+          status: input.status,
+          reason: input.reason,
+          approval_id: input.approvalId ?? null,
+          sprint_id: null,
+          job_id: null,
+          created_at: now,
+          updated_at: now
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow()
     },
 
     get(projectId: number, tenantId: string, id: string): Promise<ExecutionRow | undefined> {
-      return db.selectFrom('orch_executions').selectAll().where('id', '=', id).where('project_id', '=', projectId).where('tenant_id', '=', tenantId).executeTakeFirst()
+      return db
+        .selectFrom('orch_executions')
+        .selectAll()
+        .where('id', '=', id)
+        .where('project_id', '=', projectId)
+        .where('tenant_id', '=', tenantId)
+        .executeTakeFirst()
     },
 
     byApproval(projectId: number, approvalId: string): Promise<ExecutionRow | undefined> {
-      return db.selectFrom('orch_executions').selectAll().where('project_id', '=', projectId).where('approval_id', '=', approvalId).executeTakeFirst()
+      return db
+        .selectFrom('orch_executions')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('approval_id', '=', approvalId)
+        .executeTakeFirst()
     },
 
     /** Parked submissions of the project, of every tenant (what the approval sweep settles). */
     listParked(projectId: number, limit = 500): Promise<ExecutionRow[]> {
-      return db.selectFrom('orch_executions').selectAll().where('project_id', '=', projectId).where('status', '=', 'parked').orderBy('created_at').limit(limit).execute()
+      return db
+        .selectFrom('orch_executions')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('status', '=', 'parked')
+        .orderBy('created_at')
+        .limit(limit)
+        .execute()
     },
 
     /** Updates a row; `fromStatus` (when given) guards the change so two deciders cannot both dispatch. */
     async update(id: string, fields: ExecutionUpdate, fromStatus?: string): Promise<boolean> {
-      let query = db.updateTable('orch_executions').set({
-        updated_at: clock().toISOString(),
-        ...(fields.status !== undefined ? { status: fields.status } : {}),
-        ...(fields.reason !== undefined ? { reason: fields.reason } : {}),
-        ...(fields.sprintId !== undefined ? { sprint_id: fields.sprintId } : {}),
-        ...(fields.jobId !== undefined ? { job_id: fields.jobId } : {}),
-        ...(fields.approvalId !== undefined ? { approval_id: fields.approvalId } : {})
-      }).where('id', '=', id)
+      let query = db
+        .updateTable('orch_executions')
+        .set({
+          updated_at: clock().toISOString(),
+          ...(fields.status !== undefined ? { status: fields.status } : {}),
+          ...(fields.reason !== undefined ? { reason: fields.reason } : {}),
+          ...(fields.sprintId !== undefined ? { sprint_id: fields.sprintId } : {}),
+          ...(fields.jobId !== undefined ? { job_id: fields.jobId } : {}),
+          ...(fields.approvalId !== undefined ? { approval_id: fields.approvalId } : {})
+        })
+        .where('id', '=', id)
       if (fromStatus !== undefined) query = query.where('status', '=', fromStatus)
       const result = await query.executeTakeFirst()
       return result.numUpdatedRows > 0n

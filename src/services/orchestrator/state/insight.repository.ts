@@ -4,7 +4,11 @@ import type { AttemptRow, OrchestratorDb, SprintRow, TaskRow } from './db.js'
 /** An attempt with the sprint it belongs to and whether its job is still queued or running. */
 export type AttemptFact = AttemptRow & { sprint_id: string; job_active: number | null }
 
-export interface WindowUsage { tokens: number; costMicroUsd: number; oldestStartedAt: string | null }
+export interface WindowUsage {
+  tokens: number
+  costMicroUsd: number
+  oldestStartedAt: string | null
+}
 
 /**
  * Read-only queries behind the insight views (agents, routing, KPIs, evaluation health, limits,
@@ -13,7 +17,8 @@ export interface WindowUsage { tokens: number; costMicroUsd: number; oldestStart
  */
 export function createInsightRepository(db: OrchestratorDb) {
   function attemptsOfProject(projectId: number) {
-    return db.selectFrom('orch_attempts')
+    return db
+      .selectFrom('orch_attempts')
       .innerJoin('orch_tasks', 'orch_tasks.id', 'orch_attempts.task_id')
       .innerJoin('orch_sprints', 'orch_sprints.id', 'orch_tasks.sprint_id')
       .leftJoin('orch_jobs', 'orch_jobs.id', 'orch_attempts.job_id')
@@ -36,7 +41,10 @@ export function createInsightRepository(db: OrchestratorDb) {
 
     tasksOfSprints(sprintIds: readonly string[], statuses?: readonly string[]): Promise<TaskRow[]> {
       if (sprintIds.length === 0) return Promise.resolve([])
-      let query = db.selectFrom('orch_tasks').selectAll().where('sprint_id', 'in', [...sprintIds])
+      let query = db
+        .selectFrom('orch_tasks')
+        .selectAll()
+        .where('sprint_id', 'in', [...sprintIds])
       if (statuses) query = query.where('status', 'in', [...statuses])
       return query.orderBy('sprint_id').orderBy('position').execute()
     },

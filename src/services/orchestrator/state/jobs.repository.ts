@@ -4,12 +4,17 @@ import type { JobRow, OrchestratorDb } from './db.js'
 
 export const ACTIVE_JOB_STATUSES: readonly JobStatus[] = ['queued', 'running']
 /** The mission a started run is recorded as (kind sprint, source run). */
-export interface RunMission { id: string; tenantId: string; title: string }
+export interface RunMission {
+  id: string
+  tenantId: string
+  title: string
+}
 
 export type FinishedJobStatus = 'completed' | 'failed' | 'killed' | 'orphaned'
 
 export function createJobsRepository(db: OrchestratorDb, clock: () => Date) {
-  const activeJob = (projectId: number) => db.selectFrom('orch_jobs').selectAll().where('project_id', '=', projectId).where('active', '=', 1).executeTakeFirst()
+  const activeJob = (projectId: number) =>
+    db.selectFrom('orch_jobs').selectAll().where('project_id', '=', projectId).where('active', '=', 1).executeTakeFirst()
 
   return {
     /**
@@ -18,22 +23,51 @@ export function createJobsRepository(db: OrchestratorDb, clock: () => Date) {
      * succeeds, every other caller gets the winner back with created: false. The run's mission,
      * when given, is inserted in the same transaction: a job never exists without it.
      */
-    async startJob(projectId: number, sprintId: string, options: { resume: boolean; mission?: RunMission }): Promise<{ job: JobRow; created: boolean }> {
+    async startJob(
+      projectId: number,
+      sprintId: string,
+      options: { resume: boolean; mission?: RunMission }
+    ): Promise<{ job: JobRow; created: boolean }> {
       for (let tries = 0; ; tries++) {
         try {
           const job = await db.transaction().execute(async (trx) => {
             const now = clock().toISOString()
-            const inserted = await trx.insertInto('orch_jobs').values({
-              project_id: projectId, sprint_id: sprintId, status: 'queued', active: 1, pid: null, hostname: null,
-              resume: options.resume ? 1 : 0, error: null, result: null, created_at: now,
-              started_at: null, heartbeat_at: null, finished_at: null
-            }).returningAll().executeTakeFirstOrThrow()
+            const inserted = await trx
+              .insertInto('orch_jobs')
+              .values({
+                project_id: projectId,
+                sprint_id: sprintId,
+                status: 'queued',
+                active: 1,
+                pid: null,
+                hostname: null,
+                resume: options.resume ? 1 : 0,
+                error: null,
+                result: null,
+                created_at: now,
+                started_at: null,
+                heartbeat_at: null,
+                finished_at: null
+              })
+              .returningAll()
+              .executeTakeFirstOrThrow()
             if (options.mission) {
               const m = options.mission
-              await trx.insertInto('orch_missions').values({
-                id: m.id, project_id: projectId, tenant_id: m.tenantId, title: m.title, source: 'run', kind: 'sprint',
-                execution_id: null, job_id: inserted.id, sprint_id: sprintId, created_at: now
-              }).execute()
+              await trx
+                .insertInto('orch_missions')
+                .values({
+                  id: m.id,
+                  project_id: projectId,
+                  tenant_id: m.tenantId,
+                  title: m.title,
+                  source: 'run',
+                  kind: 'sprint',
+                  execution_id: null,
+                  job_id: inserted.id,
+                  sprint_id: sprintId,
+                  created_at: now
+                })
+                .execute()
             }
             return inserted
           })
@@ -65,24 +99,40 @@ export function createJobsRepository(db: OrchestratorDb, clock: () => Date) {
 
     async markRunning(id: number, pid: number, hostname: string): Promise<boolean> {
       const now = clock().toISOString()
-      const result = await db.updateTable('orch_jobs').set({ status: 'running', pid, hostname, started_at: now, heartbeat_at: now })
-        .where('id', '=', id).where('status', '=', 'queued').executeTakeFirst()
+      const result = await db
+        .updateTable('orch_jobs')
+        .set({ status: 'running', pid, hostname, started_at: now, heartbeat_at: now })
+        .where('id', '=', id)
+        .where('status', '=', 'queued')
+        .executeTakeFirst()
       return result.numUpdatedRows > 0n
     },
 
     /** Refreshes the liveness stamp; false once the job is no longer active (e.g. declared orphaned). */
     async heartbeat(id: number): Promise<boolean> {
-      const result = await db.updateTable('orch_jobs').set({ heartbeat_at: clock().toISOString() }).where('id', '=', id).where('active', '=', 1).executeTakeFirst()
+      const result = await db
+        .updateTable('orch_jobs')
+        .set({ heartbeat_at: clock().toISOString() })
+        .where('id', '=', id)
+        .where('active', '=', 1)
+        .executeTakeFirst()
       return result.numUpdatedRows > 0n
     },
 
     /** Ends an active job (active = 0 frees the project for the next one); false when it had already ended. */
     async finish(id: number, status: FinishedJobStatus, details: { error?: string | null; result?: unknown } = {}): Promise<boolean> {
-      const result = await db.updateTable('orch_jobs').set({
-        status, active: 0, finished_at: clock().toISOString(),
-        ...(details.error !== undefined ? { error: details.error } : {}),
-        ...(details.result !== undefined ? { result: JSON.stringify(details.result) } : {})
-      }).where('id', '=', id).where('active', '=', 1).executeTakeFirst()
+      const result = await db
+        .updateTable('orch_jobs')
+        .set({
+          status,
+          active: 0,
+          finished_at: clock().toISOString(),
+          ...(details.error !== undefined ? { error: details.error } : {}),
+          ...(details.result !== undefined ? { result: JSON.stringify(details.result) } : {})
+        })
+        .where('id', '=', id)
+        .where('active', '=', 1)
+        .executeTakeFirst()
       return result.numUpdatedRows > 0n
     }
   }

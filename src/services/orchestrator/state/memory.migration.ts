@@ -37,10 +37,24 @@ export const memoryMigrations: MigrationSet = {
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .addColumn('deleted_at', 'text')
         .execute()
-      await db.schema.createIndex('orch_memory_scope_revision').on('orch_memory_entries').columns(['project_id', 'tenant_id', 'revision']).unique().execute()
-      await db.schema.createIndex('orch_memory_scope_key').on('orch_memory_entries').columns(['project_id', 'tenant_id', 'source_key']).unique().execute()
+      await db.schema
+        .createIndex('orch_memory_scope_revision')
+        .on('orch_memory_entries')
+        .columns(['project_id', 'tenant_id', 'revision'])
+        .unique()
+        .execute()
+      await db.schema
+        .createIndex('orch_memory_scope_key')
+        .on('orch_memory_entries')
+        .columns(['project_id', 'tenant_id', 'source_key'])
+        .unique()
+        .execute()
       await db.schema.createIndex('orch_memory_scope_id').on('orch_memory_entries').columns(['project_id', 'tenant_id', 'id']).execute()
-      await db.schema.createIndex('orch_memory_scope_type').on('orch_memory_entries').columns(['project_id', 'tenant_id', 'type', 'status']).execute()
+      await db.schema
+        .createIndex('orch_memory_scope_type')
+        .on('orch_memory_entries')
+        .columns(['project_id', 'tenant_id', 'type', 'status'])
+        .execute()
 
       if (dialectOf(db) === 'postgres') {
         await sql`alter table orch_memory_entries add column search tsvector generated always as (
@@ -53,15 +67,17 @@ export const memoryMigrations: MigrationSet = {
       await sql`create virtual table orch_memory_fts using fts5(title, summary, content, tags,
         content='orch_memory_entries', content_rowid='id', tokenize='unicode61 remove_diacritics 2')`.execute(db)
       // The FTS rows mirror the entry rows; 'delete' must be given exactly the values that were indexed.
+      const insertRow = sql`insert into orch_memory_fts(rowid, title, summary, content, tags)`
+      const insertCommand = sql`insert into orch_memory_fts(orch_memory_fts, rowid, title, summary, content, tags)`
       await sql`create trigger orch_memory_fts_insert after insert on orch_memory_entries begin
-        insert into orch_memory_fts(rowid, title, summary, content, tags) values (new.id, new.title, coalesce(new.summary, ''), new.content, new.tags);
+        ${insertRow} values (new.id, new.title, coalesce(new.summary, ''), new.content, new.tags);
       end`.execute(db)
       await sql`create trigger orch_memory_fts_delete after delete on orch_memory_entries begin
-        insert into orch_memory_fts(orch_memory_fts, rowid, title, summary, content, tags) values ('delete', old.id, old.title, coalesce(old.summary, ''), old.content, old.tags);
+        ${insertCommand} values ('delete', old.id, old.title, coalesce(old.summary, ''), old.content, old.tags);
       end`.execute(db)
       await sql`create trigger orch_memory_fts_update after update on orch_memory_entries begin
-        insert into orch_memory_fts(orch_memory_fts, rowid, title, summary, content, tags) values ('delete', old.id, old.title, coalesce(old.summary, ''), old.content, old.tags);
-        insert into orch_memory_fts(rowid, title, summary, content, tags) values (new.id, new.title, coalesce(new.summary, ''), new.content, new.tags);
+        ${insertCommand} values ('delete', old.id, old.title, coalesce(old.summary, ''), old.content, old.tags);
+        ${insertRow} values (new.id, new.title, coalesce(new.summary, ''), new.content, new.tags);
       end`.execute(db)
     }
   }

@@ -4,7 +4,10 @@ import { isUniqueViolation } from '../../../core/db/errors.js'
 import type { MemoryEntryRow, OrchestratorDb } from './db.js'
 
 /** Whose entries: the project and the tenant of the verified principal. */
-export interface MemoryScopeKey { projectId: number; tenantId: string }
+export interface MemoryScopeKey {
+  projectId: number
+  tenantId: string
+}
 
 export interface MemoryEntryInput {
   type: string
@@ -36,9 +39,34 @@ export type MemoryHit = MemoryEntryRow & { relevance: number }
  * ranked hits depend on — the scope's revision, and on SQLite the count of all memory writes
  * (bm25 weighs words over the whole table) — so equal versions mean an equal answer.
  */
-export interface MemorySearchPage { snapshot: number; version: string; hits: MemoryHit[] }
+export interface MemorySearchPage {
+  snapshot: number
+  version: string
+  hits: MemoryHit[]
+}
 
-const COLUMNS = ['id', 'project_id', 'tenant_id', 'type', 'source', 'title', 'content', 'summary', 'tags', 'status', 'priority', 'sprint_id', 'sprint_num', 'lang', 'metadata', 'source_key', 'revision', 'created_at', 'updated_at', 'deleted_at'] as const
+const COLUMNS = [
+  'id',
+  'project_id',
+  'tenant_id',
+  'type',
+  'source',
+  'title',
+  'content',
+  'summary',
+  'tags',
+  'status',
+  'priority',
+  'sprint_id',
+  'sprint_num',
+  'lang',
+  'metadata',
+  'source_key',
+  'revision',
+  'created_at',
+  'updated_at',
+  'deleted_at'
+] as const
 const WRITE_ATTEMPTS = 8
 
 function columnsOf(alias: string): RawBuilder<unknown> {
@@ -50,13 +78,30 @@ function versionOf(row: Record<string, unknown> | undefined): string {
 }
 
 function hitOf(row: Record<string, unknown>): MemoryHit {
-  // PostgreSQL answers bigint as strings and sqlite may give integers for 0; keep one type. Built field by field: spreading rows was a measurable share of a search.
+  // PostgreSQL answers bigint as strings and sqlite may give integers for 0; keep one type. Built field by field: spreading
+  // rows was a measurable share of a search.
   return {
-    id: Number(row.id), project_id: Number(row.project_id), tenant_id: row.tenant_id as string, type: row.type as string, source: row.source as string,
-    title: row.title as string, content: row.content as string, summary: row.summary as string | null, tags: row.tags as string, status: row.status as string,
-    priority: row.priority as string, sprint_id: row.sprint_id as string | null, sprint_num: row.sprint_num === null ? null : Number(row.sprint_num),
-    lang: row.lang as string, metadata: row.metadata as string, source_key: row.source_key as string | null, revision: Number(row.revision),
-    created_at: row.created_at as string, updated_at: row.updated_at as string, deleted_at: row.deleted_at as string | null, relevance: Number(row.relevance ?? 0)
+    id: Number(row.id),
+    project_id: Number(row.project_id),
+    tenant_id: row.tenant_id as string,
+    type: row.type as string,
+    source: row.source as string,
+    title: row.title as string,
+    content: row.content as string,
+    summary: row.summary as string | null,
+    tags: row.tags as string,
+    status: row.status as string,
+    priority: row.priority as string,
+    sprint_id: row.sprint_id as string | null,
+    sprint_num: row.sprint_num === null ? null : Number(row.sprint_num),
+    lang: row.lang as string,
+    metadata: row.metadata as string,
+    source_key: row.source_key as string | null,
+    revision: Number(row.revision),
+    created_at: row.created_at as string,
+    updated_at: row.updated_at as string,
+    deleted_at: row.deleted_at as string | null,
+    relevance: Number(row.relevance ?? 0)
   }
 }
 
@@ -67,8 +112,9 @@ function hitOf(row: Record<string, unknown>): MemoryHit {
  */
 export function createMemoryRepository(db: OrchestratorDb, clock: () => Date) {
   const postgres = dialectOf(db) === 'postgres'
+  const inScope = (scope: MemoryScopeKey) => sql`project_id = ${scope.projectId} and tenant_id = ${scope.tenantId}`
   const nextRevision = (scope: MemoryScopeKey) =>
-    sql<number>`(select coalesce(max(revision), 0) + 1 from orch_memory_entries where project_id = ${scope.projectId} and tenant_id = ${scope.tenantId})`
+    sql<number>`(select coalesce(max(revision), 0) + 1 from orch_memory_entries where ${inScope(scope)})`
 
   function fields(input: MemoryEntryInput) {
     return {
@@ -99,7 +145,11 @@ export function createMemoryRepository(db: OrchestratorDb, clock: () => Date) {
   }
 
   function filterSql(scope: MemoryScopeKey, filter: MemorySearchFilter): RawBuilder<unknown> {
-    const parts: RawBuilder<unknown>[] = [sql`e.project_id = ${scope.projectId}`, sql`e.tenant_id = ${scope.tenantId}`, sql`e.deleted_at is null`]
+    const parts: RawBuilder<unknown>[] = [
+      sql`e.project_id = ${scope.projectId}`,
+      sql`e.tenant_id = ${scope.tenantId}`,
+      sql`e.deleted_at is null`
+    ]
     if (filter.types.length > 0) parts.push(sql`e.type in (${sql.join(filter.types)})`)
     if (filter.statuses.length > 0) parts.push(sql`e.status in (${sql.join(filter.statuses)})`)
     if (filter.sprintMin !== null) parts.push(sql`e.sprint_num >= ${filter.sprintMin}`)
@@ -108,7 +158,7 @@ export function createMemoryRepository(db: OrchestratorDb, clock: () => Date) {
 
   function versionSql(scope: MemoryScopeKey): RawBuilder<unknown> {
     const writes = postgres ? sql`0` : sql`(select version from orch_memory_version where id = 1)`
-    return sql`select coalesce(max(revision), 0) as snapshot, ${writes} as writes from orch_memory_entries where project_id = ${scope.projectId} and tenant_id = ${scope.tenantId}`
+    return sql`select coalesce(max(revision), 0) as snapshot, ${writes} as writes from orch_memory_entries where ${inScope(scope)}`
   }
 
   /**
@@ -118,7 +168,8 @@ export function createMemoryRepository(db: OrchestratorDb, clock: () => Date) {
   function hitsSql(scope: MemoryScopeKey, filter: MemorySearchFilter, offset: number, size: number): RawBuilder<unknown> {
     const where = filterSql(scope, filter)
     if (filter.terms.length === 0) {
-      return sql`select ${columnsOf('e')}, 0.0 as relevance from orch_memory_entries e where ${where} order by e.id desc limit ${size} offset ${offset}`
+      const newestFirst = sql`order by e.id desc limit ${size} offset ${offset}`
+      return sql`select ${columnsOf('e')}, 0.0 as relevance from orch_memory_entries e where ${where} ${newestFirst}`
     }
     let ranked: RawBuilder<unknown>
     if (postgres) {
@@ -138,36 +189,70 @@ export function createMemoryRepository(db: OrchestratorDb, clock: () => Date) {
   return {
     async record(scope: MemoryScopeKey, input: MemoryEntryInput): Promise<MemoryEntryRow> {
       const now = clock().toISOString()
-      return withRevisionRetry(() => db.insertInto('orch_memory_entries')
-        .values({ project_id: scope.projectId, tenant_id: scope.tenantId, ...fields(input), source_key: null, revision: nextRevision(scope), created_at: now, updated_at: now, deleted_at: null })
-        .returning(COLUMNS).executeTakeFirstOrThrow())
+      return withRevisionRetry(() =>
+        db
+          .insertInto('orch_memory_entries')
+          .values({
+            project_id: scope.projectId,
+            tenant_id: scope.tenantId,
+            ...fields(input),
+            source_key: null,
+            revision: nextRevision(scope),
+            created_at: now,
+            updated_at: now,
+            deleted_at: null
+          })
+          .returning(COLUMNS)
+          .executeTakeFirstOrThrow()
+      )
     },
 
     /** Inserts the entry of `sourceKey`, or replaces its fields when the scope already has one (a new revision either way). */
     async upsert(scope: MemoryScopeKey, sourceKey: string, input: MemoryEntryInput): Promise<MemoryEntryRow> {
       return withRevisionRetry(async () => {
         const now = clock().toISOString()
-        const updated = await db.updateTable('orch_memory_entries')
+        const updated = await db
+          .updateTable('orch_memory_entries')
           .set({ ...fields(input), revision: nextRevision(scope), updated_at: now, deleted_at: null })
-          .where('project_id', '=', scope.projectId).where('tenant_id', '=', scope.tenantId).where('source_key', '=', sourceKey)
-          .returning(COLUMNS).executeTakeFirst()
+          .where('project_id', '=', scope.projectId)
+          .where('tenant_id', '=', scope.tenantId)
+          .where('source_key', '=', sourceKey)
+          .returning(COLUMNS)
+          .executeTakeFirst()
         if (updated) return updated
-        return db.insertInto('orch_memory_entries')
-          .values({ project_id: scope.projectId, tenant_id: scope.tenantId, ...fields(input), source_key: sourceKey, revision: nextRevision(scope), created_at: now, updated_at: now, deleted_at: null })
-          .returning(COLUMNS).executeTakeFirstOrThrow()
+        return db
+          .insertInto('orch_memory_entries')
+          .values({
+            project_id: scope.projectId,
+            tenant_id: scope.tenantId,
+            ...fields(input),
+            source_key: sourceKey,
+            revision: nextRevision(scope),
+            created_at: now,
+            updated_at: now,
+            deleted_at: null
+          })
+          .returning(COLUMNS)
+          .executeTakeFirstOrThrow()
       })
     },
 
     async get(scope: MemoryScopeKey, id: number): Promise<MemoryEntryRow | undefined> {
-      return db.selectFrom('orch_memory_entries').select(COLUMNS)
-        .where('id', '=', id).where('project_id', '=', scope.projectId).where('tenant_id', '=', scope.tenantId).where('deleted_at', 'is', null)
+      return db
+        .selectFrom('orch_memory_entries')
+        .select(COLUMNS)
+        .where('id', '=', id)
+        .where('project_id', '=', scope.projectId)
+        .where('tenant_id', '=', scope.tenantId)
+        .where('deleted_at', 'is', null)
         .executeTakeFirst()
     },
 
     /** Up to `size` ranked hits after the first `offset`, and the scope's snapshot revision and version, from one statement. */
     async search(scope: MemoryScopeKey, filter: MemorySearchFilter, offset: number, size: number): Promise<MemorySearchPage> {
+      const byRelevance = sql`order by hits.relevance desc, hits.id desc`
       const rows = await sql<Record<string, unknown>>`with rev as (${versionSql(scope)}), hits as (${hitsSql(scope, filter, offset, size)})
-        select rev.snapshot as snapshot, rev.writes as writes, hits.* from rev left join hits on 1 = 1 order by hits.relevance desc, hits.id desc`.execute(db)
+        select rev.snapshot as snapshot, rev.writes as writes, hits.* from rev left join hits on 1 = 1 ${byRelevance}`.execute(db)
       const first = rows.rows[0]
       const hits: MemoryHit[] = []
       for (const row of rows.rows) if (row.id !== null && row.id !== undefined) hits.push(hitOf(row))
@@ -183,10 +268,18 @@ export function createMemoryRepository(db: OrchestratorDb, clock: () => Date) {
 
     /** The newest entries of one type and status, newest sprint first (for views such as the debt list). */
     listByType(scope: MemoryScopeKey, type: string, statuses: readonly string[], limit: number): Promise<MemoryEntryRow[]> {
-      return db.selectFrom('orch_memory_entries').select(COLUMNS)
-        .where('project_id', '=', scope.projectId).where('tenant_id', '=', scope.tenantId).where('deleted_at', 'is', null)
-        .where('type', '=', type).where('status', 'in', [...statuses])
-        .orderBy('sprint_num', 'desc').orderBy('id', 'asc').limit(limit).execute()
+      return db
+        .selectFrom('orch_memory_entries')
+        .select(COLUMNS)
+        .where('project_id', '=', scope.projectId)
+        .where('tenant_id', '=', scope.tenantId)
+        .where('deleted_at', 'is', null)
+        .where('type', '=', type)
+        .where('status', 'in', [...statuses])
+        .orderBy('sprint_num', 'desc')
+        .orderBy('id', 'asc')
+        .limit(limit)
+        .execute()
     }
   }
 }

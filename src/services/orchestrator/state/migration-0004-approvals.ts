@@ -8,7 +8,8 @@ import type { Kysely, Migration } from 'kysely'
  */
 export const approvalsMigration: Migration = {
   async up(db: Kysely<any>) {
-    await db.schema.createTable('orch_approvals')
+    await db.schema
+      .createTable('orch_approvals')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('project_id', 'integer', (c) => c.notNull().references('orch_projects.id'))
       .addColumn('task_id', 'text')

@@ -9,7 +9,8 @@ import type { MigrationSet } from '../../../core/db/migrations.js'
 export const processMissionsMigrations: MigrationSet = {
   orchestrator_0006_process_missions: {
     async up(db: Kysely<any>) {
-      await db.schema.createTable('orch_executions')
+      await db.schema
+        .createTable('orch_executions')
         .addColumn('id', 'text', (c) => c.primaryKey()) // proc-<base36 ms>-<6 base36>
         .addColumn('project_id', 'integer', (c) => c.notNull().references('orch_projects.id'))
         .addColumn('tenant_id', 'text', (c) => c.notNull())
@@ -29,7 +30,8 @@ export const processMissionsMigrations: MigrationSet = {
         .execute()
       await db.schema.createIndex('orch_executions_tenant').on('orch_executions').columns(['project_id', 'tenant_id']).execute()
 
-      await db.schema.createTable('orch_missions')
+      await db.schema
+        .createTable('orch_missions')
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('project_id', 'integer', (c) => c.notNull().references('orch_projects.id'))
         .addColumn('tenant_id', 'text', (c) => c.notNull())
@@ -43,7 +45,8 @@ export const processMissionsMigrations: MigrationSet = {
         .execute()
       await db.schema.createIndex('orch_missions_tenant').on('orch_missions').columns(['project_id', 'tenant_id']).execute()
 
-      await db.schema.createTable('orch_process_approvals')
+      await db.schema
+        .createTable('orch_process_approvals')
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('project_id', 'integer', (c) => c.notNull().references('orch_projects.id'))
         .addColumn('tenant_id', 'text', (c) => c.notNull())

@@ -10,16 +10,27 @@ import type { MigrationSet } from '../../../core/db/migrations.js'
 export const runMissionsMigrations: MigrationSet = {
   orchestrator_0008_run_missions: {
     async up(db: Kysely<any>) {
+      const missionOfJob = sql`'mis-job-' || j.id, j.project_id, 'local', coalesce(s.title, j.sprint_id), 'run', 'sprint'`
       await sql`
         insert into orch_missions (id, project_id, tenant_id, title, source, kind, execution_id, job_id, sprint_id, created_at)
-        select 'mis-job-' || j.id, j.project_id, 'local', coalesce(s.title, j.sprint_id), 'run', 'sprint', null, j.id, j.sprint_id, j.created_at
+        select ${missionOfJob}, null, j.id, j.sprint_id, j.created_at
         from orch_jobs j left join orch_sprints s on s.id = j.sprint_id
         where not exists (select 1 from orch_missions m where m.job_id = j.id)
           and not exists (select 1 from orch_executions e where e.job_id = j.id)
       `.execute(db)
-      await db.schema.createIndex('orch_missions_one_per_job').on('orch_missions').column('job_id').unique().where(sql.ref('job_id'), 'is not', null).execute()
+      await db.schema
+        .createIndex('orch_missions_one_per_job')
+        .on('orch_missions')
+        .column('job_id')
+        .unique()
+        .where(sql.ref('job_id'), 'is not', null)
+        .execute()
       await db.schema.dropIndex('orch_missions_tenant').execute()
-      await db.schema.createIndex('orch_missions_page').on('orch_missions').columns(['project_id', 'tenant_id', 'created_at', 'id']).execute()
+      await db.schema
+        .createIndex('orch_missions_page')
+        .on('orch_missions')
+        .columns(['project_id', 'tenant_id', 'created_at', 'id'])
+        .execute()
     }
   }
 }

@@ -22,7 +22,8 @@ export const orchestratorMigrations: MigrationSet = {
         .execute()
 
       // Sprint ids are text ("s<number>") so branch names and log folders can carry them.
-      await db.schema.createTable('orch_sprints')
+      await db.schema
+        .createTable('orch_sprints')
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('project_id', 'integer', (c) => c.notNull().references('orch_projects.id'))
         .addColumn('number', 'integer', (c) => c.notNull())
@@ -40,7 +41,8 @@ export const orchestratorMigrations: MigrationSet = {
         .addUniqueConstraint('orch_sprints_project_number', ['project_id', 'number'])
         .execute()
 
-      await db.schema.createTable('orch_tasks')
+      await db.schema
+        .createTable('orch_tasks')
         .addColumn('id', 'text', (c) => c.primaryKey()) // "<sprint>-<key>"
         .addColumn('sprint_id', 'text', (c) => c.notNull().references('orch_sprints.id').onDelete('cascade'))
         .addColumn('key', 'text', (c) => c.notNull())
@@ -86,7 +88,13 @@ export const orchestratorMigrations: MigrationSet = {
         .addColumn('heartbeat_at', 'text')
         .addColumn('finished_at', 'text')
         .execute()
-      await db.schema.createIndex('orch_jobs_one_active').on('orch_jobs').column('project_id').unique().where(sql.ref('active'), '=', 1).execute()
+      await db.schema
+        .createIndex('orch_jobs_one_active')
+        .on('orch_jobs')
+        .column('project_id')
+        .unique()
+        .where(sql.ref('active'), '=', 1)
+        .execute()
 
       await addIdColumn(db, db.schema.createTable('orch_attempts'))
         .addColumn('task_id', 'text', (c) => c.notNull().references('orch_tasks.id').onDelete('cascade'))
@@ -108,7 +116,8 @@ export const orchestratorMigrations: MigrationSet = {
         .execute()
       await db.schema.createIndex('orch_attempts_task').on('orch_attempts').column('task_id').execute()
 
-      await db.schema.createTable('orch_heartbeats')
+      await db.schema
+        .createTable('orch_heartbeats')
         .addColumn('task_id', 'text', (c) => c.primaryKey().references('orch_tasks.id').onDelete('cascade'))
         .addColumn('worker_id', 'text', (c) => c.notNull())
         .addColumn('status', 'text', (c) => c.notNull())
@@ -135,7 +144,8 @@ export const orchestratorMigrations: MigrationSet = {
   // One coverage measurement per sprint, taken by the project's coverage command after the sprint.
   orchestrator_0002_coverage: {
     async up(db: Kysely<any>) {
-      await db.schema.createTable('orch_coverage')
+      await db.schema
+        .createTable('orch_coverage')
         .addColumn('sprint_id', 'text', (c) => c.primaryKey().references('orch_sprints.id').onDelete('cascade'))
         .addColumn('project_id', 'integer', (c) => c.notNull().references('orch_projects.id'))
         // Hundredths of a percent (8350 = 83.5 %), so values compare exactly; null when no percentage was found.

@@ -13,16 +13,31 @@ export interface NewMission {
 }
 
 /** Where a page of missions continues: the last row's sort key. */
-export interface MissionKey { createdAt: string; id: string }
+export interface MissionKey {
+  createdAt: string
+  id: string
+}
 
 /** Missions: one per submission or started run, always read within one tenant. */
 export function createMissionsRepository(db: OrchestratorDb, clock: () => Date) {
   return {
     create(input: NewMission): Promise<MissionRow> {
-      return db.insertInto('orch_missions').values({
-        id: input.id, project_id: input.projectId, tenant_id: input.tenantId, title: input.title, source: input.source, kind: input.kind,
-        execution_id: input.executionId ?? null, job_id: input.jobId ?? null, sprint_id: input.sprintId ?? null, created_at: clock().toISOString()
-      }).returningAll().executeTakeFirstOrThrow()
+      return db
+        .insertInto('orch_missions')
+        .values({
+          id: input.id,
+          project_id: input.projectId,
+          tenant_id: input.tenantId,
+          title: input.title,
+          source: input.source,
+          kind: input.kind,
+          execution_id: input.executionId ?? null,
+          job_id: input.jobId ?? null,
+          sprint_id: input.sprintId ?? null,
+          created_at: clock().toISOString()
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow()
     },
 
     /**
@@ -33,18 +48,32 @@ export function createMissionsRepository(db: OrchestratorDb, clock: () => Date) 
       let query = db.selectFrom('orch_missions').selectAll().where('project_id', '=', projectId).where('tenant_id', '=', tenantId)
       if (page.before) {
         const { createdAt, id } = page.before
-        query = query.where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]))
+        query = query.where((eb) =>
+          eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])])
+        )
       }
       return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).execute()
     },
 
     /** The run mission of a job, within one tenant. */
     byJob(projectId: number, tenantId: string, jobId: number): Promise<MissionRow | undefined> {
-      return db.selectFrom('orch_missions').selectAll().where('job_id', '=', jobId).where('project_id', '=', projectId).where('tenant_id', '=', tenantId).executeTakeFirst()
+      return db
+        .selectFrom('orch_missions')
+        .selectAll()
+        .where('job_id', '=', jobId)
+        .where('project_id', '=', projectId)
+        .where('tenant_id', '=', tenantId)
+        .executeTakeFirst()
     },
 
     get(projectId: number, tenantId: string, id: string): Promise<MissionRow | undefined> {
-      return db.selectFrom('orch_missions').selectAll().where('id', '=', id).where('project_id', '=', projectId).where('tenant_id', '=', tenantId).executeTakeFirst()
+      return db
+        .selectFrom('orch_missions')
+        .selectAll()
+        .where('id', '=', id)
+        .where('project_id', '=', projectId)
+        .where('tenant_id', '=', tenantId)
+        .executeTakeFirst()
     }
   }
 }

@@ -10,7 +10,11 @@ export function createProjectsRepository(db: OrchestratorDb, clock: () => Date) 
       const existing = await db.selectFrom('orch_projects').select('id').where('root', '=', key).executeTakeFirst()
       if (existing) return existing.id
       try {
-        const row = await db.insertInto('orch_projects').values({ root: key, created_at: clock().toISOString() }).returning('id').executeTakeFirstOrThrow()
+        const row = await db
+          .insertInto('orch_projects')
+          .values({ root: key, created_at: clock().toISOString() })
+          .returning('id')
+          .executeTakeFirstOrThrow()
         return row.id
       } catch (error) {
         if (!isUniqueViolation(error)) throw error

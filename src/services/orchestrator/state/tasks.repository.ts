@@ -66,18 +66,39 @@ export function createTasksRepository(db: OrchestratorDb, clock: () => Date) {
      * two writers (a job and a kill, or two jobs) exactly one wins; the loser gets false.
      */
     async transition(id: string, from: readonly TaskStatus[], to: TaskStatus, fields: TaskTransitionFields = {}): Promise<boolean> {
-      const result = await db.updateTable('orch_tasks').set(changes(to, fields)).where('id', '=', id).where('status', 'in', [...from]).executeTakeFirst()
+      const result = await db
+        .updateTable('orch_tasks')
+        .set(changes(to, fields))
+        .where('id', '=', id)
+        .where('status', 'in', [...from])
+        .executeTakeFirst()
       return result.numUpdatedRows > 0n
     },
 
     /** The same guarded change for every task of a sprint in one of `from`; returns the ids changed. */
-    async transitionAll(sprintId: string, from: readonly TaskStatus[], to: TaskStatus, fields: TaskTransitionFields = {}): Promise<string[]> {
-      const rows = await db.updateTable('orch_tasks').set(changes(to, fields)).where('sprint_id', '=', sprintId).where('status', 'in', [...from]).returning('id').execute()
+    async transitionAll(
+      sprintId: string,
+      from: readonly TaskStatus[],
+      to: TaskStatus,
+      fields: TaskTransitionFields = {}
+    ): Promise<string[]> {
+      const rows = await db
+        .updateTable('orch_tasks')
+        .set(changes(to, fields))
+        .where('sprint_id', '=', sprintId)
+        .where('status', 'in', [...from])
+        .returning('id')
+        .execute()
       return rows.map((r) => r.id).sort()
     },
 
     async countByStatus(sprintId: string): Promise<TaskStatusCounts> {
-      const rows = await db.selectFrom('orch_tasks').select(['status', (eb) => eb.fn.countAll<number>().as('count')]).where('sprint_id', '=', sprintId).groupBy('status').execute()
+      const rows = await db
+        .selectFrom('orch_tasks')
+        .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
+        .where('sprint_id', '=', sprintId)
+        .groupBy('status')
+        .execute()
       const counts: TaskStatusCounts = {}
       for (const row of rows) counts[row.status as TaskStatus] = Number(row.count)
       return counts
@@ -85,15 +106,24 @@ export function createTasksRepository(db: OrchestratorDb, clock: () => Date) {
 
     /** A task only when it belongs to one of the project's sprints (task tables are shared by every project). */
     getInProject(projectId: number, id: string): Promise<TaskRow | undefined> {
-      return db.selectFrom('orch_tasks').selectAll('orch_tasks').innerJoin('orch_sprints', 'orch_sprints.id', 'orch_tasks.sprint_id')
-        .where('orch_sprints.project_id', '=', projectId).where('orch_tasks.id', '=', id).executeTakeFirst()
+      return db
+        .selectFrom('orch_tasks')
+        .selectAll('orch_tasks')
+        .innerJoin('orch_sprints', 'orch_sprints.id', 'orch_tasks.sprint_id')
+        .where('orch_sprints.project_id', '=', projectId)
+        .where('orch_tasks.id', '=', id)
+        .executeTakeFirst()
     },
 
     /** Task counts by status for every sprint of a project, in one query (history views). */
     async countByStatusPerSprint(projectId: number): Promise<Map<string, TaskStatusCounts>> {
-      const rows = await db.selectFrom('orch_tasks').innerJoin('orch_sprints', 'orch_sprints.id', 'orch_tasks.sprint_id')
+      const rows = await db
+        .selectFrom('orch_tasks')
+        .innerJoin('orch_sprints', 'orch_sprints.id', 'orch_tasks.sprint_id')
         .select(['orch_tasks.sprint_id', 'orch_tasks.status', (eb) => eb.fn.countAll<number>().as('count')])
-        .where('orch_sprints.project_id', '=', projectId).groupBy(['orch_tasks.sprint_id', 'orch_tasks.status']).execute()
+        .where('orch_sprints.project_id', '=', projectId)
+        .groupBy(['orch_tasks.sprint_id', 'orch_tasks.status'])
+        .execute()
       const perSprint = new Map<string, TaskStatusCounts>()
       for (const row of rows) {
         const counts = perSprint.get(row.sprint_id) ?? {}

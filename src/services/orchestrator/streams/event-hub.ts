@@ -141,7 +141,9 @@ export function createEventHub(options: EventHubOptions) {
   /** Joins the tailer; a tailer that was idle starts from the log's current end. */
   async function attach(tailer: Tailer, subscriber: Subscriber): Promise<void> {
     if (!tailer.running) {
-      tailer.starting ??= options.events.latestSeq(tailer.projectId).finally(() => { tailer.starting = null })
+      tailer.starting ??= options.events.latestSeq(tailer.projectId).finally(() => {
+        tailer.starting = null
+      })
       const latest = await tailer.starting
       if (!tailer.running) tailer.cursor = latest
     }
@@ -160,7 +162,10 @@ export function createEventHub(options: EventHubOptions) {
       hand(subscriber, { kind: 'gap', missed: toSeq - subscriber.lastSeq, fromSeq: subscriber.lastSeq + 1, toSeq }, tailer)
       subscriber.lastSeq = toSeq
     }
-    const dbFilter = { ...(subscriber.filter.sprintId ? { sprintId: subscriber.filter.sprintId } : {}), ...(subscriber.filter.taskId ? { taskId: subscriber.filter.taskId } : {}) }
+    const dbFilter = {
+      ...(subscriber.filter.sprintId ? { sprintId: subscriber.filter.sprintId } : {}),
+      ...(subscriber.filter.taskId ? { taskId: subscriber.filter.taskId } : {})
+    }
     for (;;) {
       if (subscriber.closed) return
       const events = await options.events.readAfter(projectId, subscriber.lastSeq, batchSize, dbFilter)

@@ -127,8 +127,12 @@ export function openSse(request: FastifyRequest, reply: FastifyReply, options: S
       if (closed) listener()
       else listeners.push(listener)
     },
-    get closed() { return closed },
-    get dropped() { return dropped }
+    get closed() {
+      return closed
+    },
+    get dropped() {
+      return dropped
+    }
   }
 }
 

@@ -36,36 +36,47 @@ export interface EventStreamOptions {
  */
 export function registerEventStream(app: FastifyInstance, options: EventStreamOptions): void {
   const track = closeStreamsOnShutdown(app)
-  app.get<{ Querystring: EventsQuery }>('/api/events', { exposeHeadRoute: false, schema: { querystring: eventsQuerySchema } }, async (request, reply) => {
-    const lastEventId = request.headers['last-event-id']
-    if (lastEventId !== undefined && !SEQUENCE.test(String(lastEventId))) {
-      return reply.code(400).send({ error: 'Last-Event-ID must be an event sequence number' })
+  app.get<{ Querystring: EventsQuery }>(
+    '/api/events',
+    { exposeHeadRoute: false, schema: { querystring: eventsQuerySchema } },
+    async (request, reply) => {
+      const lastEventId = request.headers['last-event-id']
+      if (lastEventId !== undefined && !SEQUENCE.test(String(lastEventId))) {
+        return reply.code(400).send({ error: 'Last-Event-ID must be an event sequence number' })
+      }
+      const afterSeq = lastEventId !== undefined ? Number(lastEventId) : request.query.after
+      const types = request.query.types
+        ?.split(',')
+        .map((type) => type.trim())
+        .filter(Boolean)
+      const filter: EventFilter = {
+        ...(request.query.sprintId ? { sprintId: request.query.sprintId } : {}),
+        ...(request.query.taskId ? { taskId: request.query.taskId } : {}),
+        ...(types && types.length > 0 ? { types } : {})
+      }
+      const connection = openSse(request, reply, options.sse)
+      track(connection)
+      try {
+        const subscription = await options.hub.subscribe({
+          projectId: options.projectId,
+          ...(afterSeq !== undefined ? { afterSeq } : {}),
+          filter,
+          deliver: (delivery) =>
+            delivery.kind === 'event'
+              ? connection.send({ id: delivery.event.seq, event: delivery.event.type, data: delivery.event })
+              : connection.send({
+                  id: delivery.toSeq,
+                  event: 'gap',
+                  data: { missed: delivery.missed, fromSeq: delivery.fromSeq, toSeq: delivery.toSeq }
+                })
+        })
+        connection.onClose(() => subscription.close())
+      } catch (error) {
+        request.log.error({ err: error }, 'event stream could not subscribe')
+        connection.close()
+      }
     }
-    const afterSeq = lastEventId !== undefined ? Number(lastEventId) : request.query.after
-    const types = request.query.types?.split(',').map((type) => type.trim()).filter(Boolean)
-    const filter: EventFilter = {
-      ...(request.query.sprintId ? { sprintId: request.query.sprintId } : {}),
-      ...(request.query.taskId ? { taskId: request.query.taskId } : {}),
-      ...(types && types.length > 0 ? { types } : {})
-    }
-    const connection = openSse(request, reply, options.sse)
-    track(connection)
-    try {
-      const subscription = await options.hub.subscribe({
-        projectId: options.projectId,
-        ...(afterSeq !== undefined ? { afterSeq } : {}),
-        filter,
-        deliver: (delivery) =>
-          delivery.kind === 'event'
-            ? connection.send({ id: delivery.event.seq, event: delivery.event.type, data: delivery.event })
-            : connection.send({ id: delivery.toSeq, event: 'gap', data: { missed: delivery.missed, fromSeq: delivery.fromSeq, toSeq: delivery.toSeq } })
-      })
-      connection.onClose(() => subscription.close())
-    } catch (error) {
-      request.log.error({ err: error }, 'event stream could not subscribe')
-      connection.close()
-    }
-  })
+  )
 }
 
 export interface WorkerLogStreamOptions {
@@ -90,8 +101,12 @@ export function registerWorkerLogStream(app: FastifyInstance, options: WorkerLog
     const tail = tailLogFile({
       file,
       ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
-      onLine: (line) => { connection.send({ event: 'log_line', data: { type: 'log_line', taskId, line, ts: now() } }) },
-      onUnavailable: () => { connection.send({ event: 'log_unavailable', data: { type: 'log_unavailable', taskId, ts: now() } }) },
+      onLine: (line) => {
+        connection.send({ event: 'log_line', data: { type: 'log_line', taskId, line, ts: now() } })
+      },
+      onUnavailable: () => {
+        connection.send({ event: 'log_unavailable', data: { type: 'log_unavailable', taskId, ts: now() } })
+      },
       onError: (error) => request.log.warn({ err: error, taskId }, 'worker log tail failed')
     })
     connection.onClose(() => tail.close())

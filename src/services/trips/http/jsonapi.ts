@@ -24,8 +24,7 @@ export const PARAMS_NOTE = 'Parameters may be sent as query string, JSON body or
 export const security = [{ bearer: [] }]
 
 // Responses: exact shapes so Fastify serialises them fast and the OpenAPI document is complete.
-export const resource = (type: string, attributes: TSchema) =>
-  Type.Object({ id: Type.String(), type: Type.Literal(type), attributes })
+export const resource = (type: string, attributes: TSchema) => Type.Object({ id: Type.String(), type: Type.Literal(type), attributes })
 export const one = (schema: TSchema) => Type.Object({ data: schema })
 export const many = (schema: TSchema) => Type.Object({ data: Type.Array(schema) })
 
@@ -41,13 +40,15 @@ export function flagRenderer(compat: Compat): (value: number) => boolean | 'true
 }
 
 export const JsonApiErrors = Type.Object({
-  errors: Type.Array(Type.Object({
-    status: Type.String(),
-    code: Type.String(),
-    title: Type.String(),
-    detail: Type.String(),
-    source: Type.Optional(Type.Object({ pointer: Type.Optional(Type.String()), parameter: Type.Optional(Type.String()) }))
-  })),
+  errors: Type.Array(
+    Type.Object({
+      status: Type.String(),
+      code: Type.String(),
+      title: Type.String(),
+      detail: Type.String(),
+      source: Type.Optional(Type.Object({ pointer: Type.Optional(Type.String()), parameter: Type.Optional(Type.String()) }))
+    })
+  ),
   meta: Type.Object({ request_id: Type.String() })
 })
 export const NotAuthenticated = Type.Object({ errors: Type.Array(Type.Literal('Not Authenticated')) })

@@ -26,10 +26,20 @@ export const tripsMigrations: MigrationSet = {
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute()
 
-      let plans = addIdColumn(db, db.schema.createTable('trips_plans'))
-        .addColumn('tour_id', 'integer', (c) => c.notNull().references('trips_tours.id').onDelete('cascade'))
-      for (const field of ['hazard_weather', 'hazard_avalanche', 'hazard_summary', 'route_preview', 'route_alternative',
-        'emergency_plan', 'debrief_conditions', 'debrief_decisions', 'debrief_plan']) {
+      let plans = addIdColumn(db, db.schema.createTable('trips_plans')).addColumn('tour_id', 'integer', (c) =>
+        c.notNull().references('trips_tours.id').onDelete('cascade')
+      )
+      for (const field of [
+        'hazard_weather',
+        'hazard_avalanche',
+        'hazard_summary',
+        'route_preview',
+        'route_alternative',
+        'emergency_plan',
+        'debrief_conditions',
+        'debrief_decisions',
+        'debrief_plan'
+      ]) {
         plans = plans.addColumn(field, 'text', (c) => c.notNull())
       }
       await plans

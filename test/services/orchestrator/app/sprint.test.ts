@@ -13,19 +13,32 @@ test('a planned sprint runs as a detached job: each task commits on its own bran
   const planned = await orch.call('POST', '/api/plan')
   assert.equal(planned.status, 200, planned.body)
   assert.equal(planned.json.id, planned.json.id)
-  assert.deepEqual(planned.json.tasks.map((t: { key: string }) => t.key), ['1', '2'])
+  assert.deepEqual(
+    planned.json.tasks.map((t: { key: string }) => t.key),
+    ['1', '2']
+  )
 
   const started = await orch.call('POST', '/api/v1/start')
   assert.equal(started.status, 202, started.body)
   assert.equal(started.json.created, true)
 
-  await eventually(async () => (await orch.repositories.sprints.latest((await orch.repositories.projects.ensure(orch.project.root))))?.status === 'COMPLETE', 60_000, 'the sprint to complete')
-  const branches = orch.project.git('branch', '--list', 'quartet/*').split('\n').map((b) => b.trim()).filter(Boolean)
+  await eventually(
+    async () => (await orch.repositories.sprints.latest(await orch.repositories.projects.ensure(orch.project.root)))?.status === 'COMPLETE',
+    60_000,
+    'the sprint to complete'
+  )
+  const branches = orch.project
+    .git('branch', '--list', 'quartet/*')
+    .split('\n')
+    .map((b) => b.trim())
+    .filter(Boolean)
   assert.equal(branches.length, 2)
   const projectId = await orch.repositories.projects.ensure(orch.project.root)
   const types = (await orch.repositories.events.readAfter(projectId, 0, 100)).map((e) => e.type)
-  assert.deepEqual(types.filter((t) => ['sprint_planned', 'job_started', 'sprint_started', 'task_done', 'sprint_finished'].includes(t)),
-    ['sprint_planned', 'job_started', 'sprint_started', 'task_done', 'task_done', 'sprint_finished'])
+  assert.deepEqual(
+    types.filter((t) => ['sprint_planned', 'job_started', 'sprint_started', 'task_done', 'sprint_finished'].includes(t)),
+    ['sprint_planned', 'job_started', 'sprint_started', 'task_done', 'task_done', 'sprint_finished']
+  )
   // The main checkout is untouched: the work lives on the task branches.
   assert.equal(orch.project.git('status', '--porcelain'), '')
 })

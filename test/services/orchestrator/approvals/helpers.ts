@@ -9,12 +9,24 @@ const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..', '..')
 export function startWithApprovals(approval: Record<string, unknown> = {}, env: Record<string, string> = {}): Promise<OrchestratorHarness> {
   return startOrchestrator({
     env,
-    config: { approval: { api_decide: true, default_expiry_seconds: 3600, expiry_action: 'deny', require_for_risk: ['high', 'critical'], ...approval } }
+    config: {
+      approval: {
+        api_decide: true,
+        default_expiry_seconds: 3600,
+        expiry_action: 'deny',
+        require_for_risk: ['high', 'critical'],
+        ...approval
+      }
+    }
   })
 }
 
 /** Records a permission request the way `quartet mcp` does; answers the new entry. */
-export async function requestPermission(orch: OrchestratorHarness, input: Record<string, unknown> = { command: 'rm -rf build' }, toolName = 'Bash'): Promise<any> {
+export async function requestPermission(
+  orch: OrchestratorHarness,
+  input: Record<string, unknown> = { command: 'rm -rf build' },
+  toolName = 'Bash'
+): Promise<any> {
   const created = await orch.call('POST', '/api/approvals/requests', { toolName, input, requester: 'test-session' })
   if (created.status !== 201) throw new Error(`request failed: ${created.status} ${created.body}`)
   return created.json
@@ -26,16 +38,29 @@ export function decide(orch: OrchestratorHarness, id: string, body: unknown, key
 
 /** The environment a CLI run needs to open the harness's project and database. */
 export function cliEnv(orch: OrchestratorHarness): Record<string, string | undefined> {
-  return { QUARTET_DATA_DIR: orch.config.dataDir, DATABASE_URL: orch.config.databaseUrl, QUARTET_PROJECT: orch.project.root, LOG_LEVEL: 'silent' }
+  return {
+    QUARTET_DATA_DIR: orch.config.dataDir,
+    DATABASE_URL: orch.config.databaseUrl,
+    QUARTET_PROJECT: orch.project.root,
+    LOG_LEVEL: 'silent'
+  }
 }
 
 /** `quartet approvals decide` on a real pseudo-terminal (util-linux `script`), typing `typed` at the prompt. */
-export function decideAtTerminal(orch: OrchestratorHarness, args: string[], typed: string): Promise<{ code: number | null; output: string }> {
+export function decideAtTerminal(
+  orch: OrchestratorHarness,
+  args: string[],
+  typed: string
+): Promise<{ code: number | null; output: string }> {
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
   // `exec`: no shell of script's between the terminal and the command (its exit code is the command's).
   const command = ['exec', ...[process.execPath, '--import', 'tsx', CLI_ENTRY, 'approvals', 'decide', ...args].map(quote)].join(' ')
   return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: repoRoot, env: { ...process.env, ...cliEnv(orch) } as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      cwd: repoRoot,
+      env: { ...process.env, ...cliEnv(orch) } as NodeJS.ProcessEnv,
+      stdio: ['pipe', 'pipe', 'pipe']
+    })
     let output = ''
     let sent = false
     const onData = (data: Buffer) => {

@@ -20,7 +20,11 @@ const SECRETS: Record<string, string> = {
   'slack token (secretlint)': 'xoxb-123456789012-1234567890123-abcdefghijklmnopqrstuvwx'
 }
 
-const secretPart = (value: string) => value.replace(/^(Bearer |OPENAI_API_KEY=|password=|mysql --password |aws_secret_access_key = )/, '').replace(/^https:\/\/deploy:/, '').replace(/@registry.*$/, '')
+const secretPart = (value: string) =>
+  value
+    .replace(/^(Bearer |OPENAI_API_KEY=|password=|mysql --password |aws_secret_access_key = )/, '')
+    .replace(/^https:\/\/deploy:/, '')
+    .replace(/@registry.*$/, '')
 
 for (const [name, value] of Object.entries(SECRETS)) {
   test(`masks a ${name}`, async () => {
@@ -32,8 +36,14 @@ for (const [name, value] of Object.entries(SECRETS)) {
 }
 
 test('ordinary text and structure are kept; secret-named keys are masked whole', async () => {
-  const input = { command: 'npm test -- --grep tokenizer', file_path: 'src/auth/password-reset.ts', count: 3, nested: [{ password: 'short' }, null, true], headers: { authorization: 'opaque' } }
-  const masked = await maskArguments(input) as typeof input
+  const input = {
+    command: 'npm test -- --grep tokenizer',
+    file_path: 'src/auth/password-reset.ts',
+    count: 3,
+    nested: [{ password: 'short' }, null, true],
+    headers: { authorization: 'opaque' }
+  }
+  const masked = (await maskArguments(input)) as typeof input
   assert.equal(masked.command, input.command)
   assert.equal(masked.file_path, input.file_path)
   assert.equal(masked.count, 3)
@@ -43,7 +53,13 @@ test('ordinary text and structure are kept; secret-named keys are masked whole',
 })
 
 test('masking stays linear on long, adversarial strings (an agent may ask to write a big file)', async () => {
-  for (const text of ['a'.repeat(200_000), 'a.'.repeat(100_000), 'token'.repeat(40_000), 'x: '.repeat(60_000), `${'y'.repeat(100_000)} password=hunter2hunter2`]) {
+  for (const text of [
+    'a'.repeat(200_000),
+    'a.'.repeat(100_000),
+    'token'.repeat(40_000),
+    'x: '.repeat(60_000),
+    `${'y'.repeat(100_000)} password=hunter2hunter2`
+  ]) {
     const started = Date.now()
     const masked = await maskText(text)
     assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms on ${text.slice(0, 12)}…`)

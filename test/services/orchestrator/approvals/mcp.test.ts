@@ -45,11 +45,20 @@ test('tool listing: a read-only inbox, read-only status/tasks/memory, the permis
 
   // Behaviour, not only names: call every read tool; a pending request stays pending.
   const { request } = await requestPermission(orch)
-  for (const [name, args] of [['approvals_inbox', {}], ['project_status', {}], ['tasks', {}], ['tasks', { id: 's1-1' }], ['memory_search', { query: request.id }]] as const) {
+  for (const [name, args] of [
+    ['approvals_inbox', {}],
+    ['project_status', {}],
+    ['tasks', {}],
+    ['tasks', { id: 's1-1' }],
+    ['memory_search', { query: request.id }]
+  ] as const) {
     await client.callTool({ name, arguments: args })
   }
   const listed = JSON.parse(textOf(await client.callTool({ name: 'approvals_inbox', arguments: {} })))
-  assert.deepEqual(listed.pending.map((p: any) => p.id), [request.id])
+  assert.deepEqual(
+    listed.pending.map((p: any) => p.id),
+    [request.id]
+  )
   assert.equal((await orch.call('GET', `/api/approvals/${request.id}`)).json.category, 'pending')
 })
 
@@ -59,17 +68,27 @@ test('permission bridge: the agent blocks until a human allows (updatedInput) or
   const client = await connectMcp(orch.project.root)
 
   const input = { command: 'git push --force', env: 'GITHUB_TOKEN=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' }
-  const asking = client.callTool({ name: 'permission_prompt', arguments: { tool_name: 'Bash', input, tool_use_id: 'toolu_1' } }, undefined, { timeout: 60_000 })
-  const inbox = await eventually(async () => {
-    const listed = JSON.parse(textOf(await client.callTool({ name: 'approvals_inbox', arguments: {} })))
-    return listed.pending.length === 1 ? listed : null
-  }, 20_000, 'the request in the inbox')
+  const asking = client.callTool(
+    { name: 'permission_prompt', arguments: { tool_name: 'Bash', input, tool_use_id: 'toolu_1' } },
+    undefined,
+    { timeout: 60_000 }
+  )
+  const inbox = await eventually(
+    async () => {
+      const listed = JSON.parse(textOf(await client.callTool({ name: 'approvals_inbox', arguments: {} })))
+      return listed.pending.length === 1 ? listed : null
+    },
+    20_000,
+    'the request in the inbox'
+  )
   const id = inbox.pending[0].id
   assert.match(inbox.pending[0].summary, /^Bash: git push --force/)
   assert.ok(!JSON.stringify(inbox).includes('ghp_wWPw5k4'), 'the inbox shows no secret')
   assert.match(inbox.pending[0].requester, /^agent:mcp-/)
   let settled = false
-  void asking.then(() => { settled = true })
+  void asking.then(() => {
+    settled = true
+  })
   await new Promise((resolve) => setTimeout(resolve, 500))
   assert.equal(settled, false, 'the agent is still waiting')
 
@@ -79,7 +98,11 @@ test('permission bridge: the agent blocks until a human allows (updatedInput) or
   assert.ok(Date.now() - decidedAt < 1500, `answered ${Date.now() - decidedAt} ms after the decision`)
   assert.deepEqual(allowed, { behavior: 'allow', updatedInput: input })
 
-  const denying = client.callTool({ name: 'permission_prompt', arguments: { tool_name: 'Write', input: { file_path: '/etc/hosts', content: 'x' } } }, undefined, { timeout: 60_000 })
+  const denying = client.callTool(
+    { name: 'permission_prompt', arguments: { tool_name: 'Write', input: { file_path: '/etc/hosts', content: 'x' } } },
+    undefined,
+    { timeout: 60_000 }
+  )
   const second = await eventually(async () => (await orch.call('GET', '/api/approvals')).json.pending[0], 20_000, 'the second request')
   assert.equal(second.request.scope, 'file-write')
   assert.equal((await decide(orch, second.request.id, { decision: 'deny', reason: 'not that file' })).status, 200)
@@ -92,7 +115,9 @@ test('permission bridge: the agent blocks until a human allows (updatedInput) or
 test('permission bridge without a running server: deny with a clear reason', async () => {
   const project = createTempProject()
   const client = await connectMcp(project.root)
-  const answer = JSON.parse(textOf(await client.callTool({ name: 'permission_prompt', arguments: { tool_name: 'Bash', input: { command: 'ls' } } })))
+  const answer = JSON.parse(
+    textOf(await client.callTool({ name: 'permission_prompt', arguments: { tool_name: 'Bash', input: { command: 'ls' } } }))
+  )
   assert.equal(answer.behavior, 'deny')
   assert.match(answer.message, /not running/)
   const status = await client.callTool({ name: 'project_status', arguments: {} })

@@ -16,30 +16,111 @@ test('migration 0007: existing requests get the default tenant; the process stor
   after(() => database.close())
   const db = database.db
   const now = '2026-01-01T00:00:00.000Z'
-  const { id: projectId } = await db.insertInto('orch_projects').values({ root: '/tmp/p', created_at: now }).returning('id').executeTakeFirstOrThrow() as { id: number }
+  const { id: projectId } = (await db
+    .insertInto('orch_projects')
+    .values({ root: '/tmp/p', created_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow()) as { id: number }
   const common = { project_id: projectId, summary: 's', risk: 'critical', created_at: now, expires_at: '2999-01-01T00:00:00.000Z' }
-  await db.insertInto('orch_approvals').values({
-    ...common, id: 'apr_engine000001', task_id: 's1-1', requester_kind: 'engine', requester_id: 'engine', scope: 'lifecycle', policy: 'require-approval', default_action: 'deny', masked_args: '{}'
-  }).execute()
-  await db.insertInto('orch_process_approvals').values([
-    { ...common, id: 'apr-mpending-aaaaaa', tenant_id: 'acme', scope_id: 'proc-1', details: '{"executionId":"proc-1"}', requested_by: 'eve' },
-    { ...common, id: 'apr-mdecided-bbbbbb', tenant_id: 'local', scope_id: 'proc-2', details: '{}', requested_by: 'api-static', decision: 'allow', decided_by: 'api-static', reason: '', idempotency_key: 'k1', decided_at: now }
-  ]).execute()
+  await db
+    .insertInto('orch_approvals')
+    .values({
+      ...common,
+      id: 'apr_engine000001',
+      task_id: 's1-1',
+      requester_kind: 'engine',
+      requester_id: 'engine',
+      scope: 'lifecycle',
+      policy: 'require-approval',
+      default_action: 'deny',
+      masked_args: '{}'
+    })
+    .execute()
+  await db
+    .insertInto('orch_process_approvals')
+    .values([
+      {
+        ...common,
+        id: 'apr-mpending-aaaaaa',
+        tenant_id: 'acme',
+        scope_id: 'proc-1',
+        details: '{"executionId":"proc-1"}',
+        requested_by: 'eve'
+      },
+      {
+        ...common,
+        id: 'apr-mdecided-bbbbbb',
+        tenant_id: 'local',
+        scope_id: 'proc-2',
+        details: '{}',
+        requested_by: 'api-static',
+        decision: 'allow',
+        decided_by: 'api-static',
+        reason: '',
+        idempotency_key: 'k1',
+        decided_at: now
+      }
+    ])
+    .execute()
 
   assert.deepEqual(await migrateToLatest(db, [orchestratorMigrations]), [NEW])
-  const rows = await db.selectFrom('orch_approvals').select(['id', 'tenant_id', 'scope_id', 'requester_kind', 'requester_id', 'masked_args', 'decision', 'channel']).orderBy('id').execute()
+  const rows = await db
+    .selectFrom('orch_approvals')
+    .select(['id', 'tenant_id', 'scope_id', 'requester_kind', 'requester_id', 'masked_args', 'decision', 'channel'])
+    .orderBy('id')
+    .execute()
   assert.deepEqual(rows, [
-    { id: 'apr-mdecided-bbbbbb', tenant_id: 'local', scope_id: 'proc-2', requester_kind: 'process', requester_id: 'process:api-static', masked_args: '{}', decision: 'allow', channel: 'rpc' },
-    { id: 'apr-mpending-aaaaaa', tenant_id: 'acme', scope_id: 'proc-1', requester_kind: 'process', requester_id: 'process:eve', masked_args: '{"executionId":"proc-1"}', decision: null, channel: null },
-    { id: 'apr_engine000001', tenant_id: 'local', scope_id: null, requester_kind: 'engine', requester_id: 'engine', masked_args: '{}', decision: null, channel: null }
+    {
+      id: 'apr-mdecided-bbbbbb',
+      tenant_id: 'local',
+      scope_id: 'proc-2',
+      requester_kind: 'process',
+      requester_id: 'process:api-static',
+      masked_args: '{}',
+      decision: 'allow',
+      channel: 'rpc'
+    },
+    {
+      id: 'apr-mpending-aaaaaa',
+      tenant_id: 'acme',
+      scope_id: 'proc-1',
+      requester_kind: 'process',
+      requester_id: 'process:eve',
+      masked_args: '{"executionId":"proc-1"}',
+      decision: null,
+      channel: null
+    },
+    {
+      id: 'apr_engine000001',
+      tenant_id: 'local',
+      scope_id: null,
+      requester_kind: 'engine',
+      requester_id: 'engine',
+      masked_args: '{}',
+      decision: null,
+      channel: null
+    }
   ])
   await assert.rejects(db.selectFrom('orch_process_approvals').selectAll().execute())
 
   // The moved rows behave as the service's own: scoped by tenant, and a replayed decision is idempotent.
   const repositories = createOrchestratorRepositories(db as OrchestratorDb, () => new Date())
-  const service = createApprovalsService({ repositories, projectId, dataDir: '/nonexistent', clock: () => new Date(), newId: () => 'apr_unused000001', approvalConfig })
+  const service = createApprovalsService({
+    repositories,
+    projectId,
+    dataDir: '/nonexistent',
+    clock: () => new Date(),
+    newId: () => 'apr_unused000001',
+    approvalConfig
+  })
   assert.deepEqual((await service.list()).map((e) => e.request.id).sort(), ['apr-mdecided-bbbbbb', 'apr_engine000001'])
-  const replay = await service.decide({ id: 'apr-mdecided-bbbbbb', decision: 'allow', decidedBy: 'someone', channel: 'rpc', idempotencyKey: 'k1' })
+  const replay = await service.decide({
+    id: 'apr-mdecided-bbbbbb',
+    decision: 'allow',
+    decidedBy: 'someone',
+    channel: 'rpc',
+    idempotencyKey: 'k1'
+  })
   assert.equal(replay.idempotent, true)
   assert.equal((await service.forTenant('acme').get('apr-mpending-aaaaaa')).category, 'pending')
 })

@@ -23,12 +23,18 @@ test('a permission request is recorded pending with masked arguments; the raw on
     assert.ok(!answer.body.includes('rawArgsRef') && !answer.body.includes('raw_args'), `${url} names the raw arguments`)
   }
   const overview = await orch.call('GET', '/api/approvals')
-  assert.deepEqual(overview.json.pending.map((e: any) => e.request.id), [entry.request.id])
+  assert.deepEqual(
+    overview.json.pending.map((e: any) => e.request.id),
+    [entry.request.id]
+  )
   assert.match(JSON.stringify(overview.json.pending[0].request.maskedArgs), /\[REDACTED\]/)
   assert.match(overview.json.pending[0].request.summary, /^Bash: curl/)
   assert.ok(!overview.json.pending[0].request.summary.includes(SECRET))
 
-  const row = await orch.database.db.selectFrom('orch_approvals' as never).selectAll().executeTakeFirstOrThrow() as { raw_args_ref: string; masked_args: string }
+  const row = (await orch.database.db
+    .selectFrom('orch_approvals' as never)
+    .selectAll()
+    .executeTakeFirstOrThrow()) as { raw_args_ref: string; masked_args: string }
   assert.ok(!row.masked_args.includes(SECRET))
   const rawFile = path.join(orch.config.dataDir, row.raw_args_ref)
   assert.equal(fs.statSync(rawFile).mode & 0o777, 0o600)
@@ -39,7 +45,12 @@ test('a permission request whose input nests deeper than 64 levels is a 400 and 
   const orch = await startWithApprovals()
   // Written as text: the client's own JSON.stringify would overflow on it (the server's parser does not).
   const payload = `{"toolName":"Bash","input":${'{"a":['.repeat(2500)}{"command":"ls"}${']}'.repeat(2500)}}`
-  const deep = await orch.app.inject({ method: 'POST', url: '/api/approvals/requests', payload, headers: { authorization: `Bearer ${orch.token}`, 'content-type': 'application/json' } })
+  const deep = await orch.app.inject({
+    method: 'POST',
+    url: '/api/approvals/requests',
+    payload,
+    headers: { authorization: `Bearer ${orch.token}`, 'content-type': 'application/json' }
+  })
   assert.deepEqual([deep.statusCode, deep.json()], [400, { error: 'body/input must not nest deeper than 64 levels' }])
   assert.equal((await orch.call('GET', '/api/approvals/history')).json.pagination.total, 0)
   assert.deepEqual((await orch.call('GET', '/api/approvals')).json.pending, [])
@@ -68,10 +79,16 @@ test('reads: 400 for a malformed id, 404 for an unknown one, history filters and
   assert.deepEqual(rest.json.pagination, { total: 4, limit: 2, offset: 2, hasMore: false })
   assert.equal(new Set([...all.json.entries, ...rest.json.entries].map((e: any) => e.id)).size, 4)
   const denied = await orch.call('GET', '/api/approvals/history?status=denied')
-  assert.deepEqual(denied.json.entries.map((e: any) => [e.id, e.category, e.reason, e.channel]), [[ids[3], 'denied', 'no', 'api']])
+  assert.deepEqual(
+    denied.json.entries.map((e: any) => [e.id, e.category, e.reason, e.channel]),
+    [[ids[3], 'denied', 'no', 'api']]
+  )
   assert.equal((await orch.call('GET', '/api/approvals/history?status=approved')).json.pagination.total, 3)
   const overview = await orch.call('GET', '/api/approvals')
-  assert.deepEqual(overview.json.pending.map((e: any) => e.request.id), [ids[4]])
+  assert.deepEqual(
+    overview.json.pending.map((e: any) => e.request.id),
+    [ids[4]]
+  )
   assert.equal(overview.json.approved.length, 3)
 })
 
@@ -87,43 +104,50 @@ test('the decision route: 403 while approval.api_decide is off (the default), be
   assert.equal((await orch.call('GET', `/api/approvals/${entry.request.id}`)).json.category, 'pending')
 })
 
-test('decisions are attributable and idempotent: same key and body → same answer, another body → 409, no key → 400, decided → 409', async () => {
-  const orch = await startWithApprovals()
-  const { request } = await requestPermission(orch)
-  assert.equal((await decide(orch, request.id, { decision: 'allow' }, null)).status, 400)
-  assert.equal((await decide(orch, request.id, { decision: 'maybe' }, 'k1')).status, 400)
-  assert.equal((await decide(orch, request.id, { reason: 'no decision' }, 'k1')).status, 400)
-  // The body is strict: an unknown field is refused, not stripped and decided.
-  const extra = await decide(orch, request.id, { decision: 'allow', decidedBy: 'someone-else' }, 'k1')
-  assert.deepEqual([extra.status, extra.json.error], [400, 'body must NOT have additional properties: decidedBy'])
-  assert.equal((await decide(orch, 'apr_unknown123', { decision: 'allow' }, 'k1')).status, 404)
-  assert.equal((await orch.call('GET', `/api/approvals/${request.id}`)).json.category, 'pending')
+test(
+  'decisions are attributable and idempotent: same key and body → same answer, ' + 'another body → 409, no key → 400, decided → 409',
+  async () => {
+    const orch = await startWithApprovals()
+    const { request } = await requestPermission(orch)
+    assert.equal((await decide(orch, request.id, { decision: 'allow' }, null)).status, 400)
+    assert.equal((await decide(orch, request.id, { decision: 'maybe' }, 'k1')).status, 400)
+    assert.equal((await decide(orch, request.id, { reason: 'no decision' }, 'k1')).status, 400)
+    // The body is strict: an unknown field is refused, not stripped and decided.
+    const extra = await decide(orch, request.id, { decision: 'allow', decidedBy: 'someone-else' }, 'k1')
+    assert.deepEqual([extra.status, extra.json.error], [400, 'body must NOT have additional properties: decidedBy'])
+    assert.equal((await decide(orch, 'apr_unknown123', { decision: 'allow' }, 'k1')).status, 404)
+    assert.equal((await orch.call('GET', `/api/approvals/${request.id}`)).json.category, 'pending')
 
-  const first = await decide(orch, request.id, { decision: 'deny', reason: 'too risky' }, 'k1')
-  assert.equal(first.status, 200, first.body)
-  assert.equal(first.json.idempotent, false)
-  assert.equal(first.json.decision.decision, 'deny')
-  assert.equal(first.json.decision.channel, 'api')
-  assert.match(first.json.decision.decidedBy, /^tok:[0-9a-f]{12}$/)
-  assert.ok(Date.parse(first.json.decision.decidedAt) > 0)
+    const first = await decide(orch, request.id, { decision: 'deny', reason: 'too risky' }, 'k1')
+    assert.equal(first.status, 200, first.body)
+    assert.equal(first.json.idempotent, false)
+    assert.equal(first.json.decision.decision, 'deny')
+    assert.equal(first.json.decision.channel, 'api')
+    assert.match(first.json.decision.decidedBy, /^tok:[0-9a-f]{12}$/)
+    assert.ok(Date.parse(first.json.decision.decidedAt) > 0)
 
-  const replay = await decide(orch, request.id, { decision: 'deny', reason: 'too risky' }, 'k1')
-  assert.equal(replay.status, 200)
-  assert.deepEqual(replay.json.decision, first.json.decision)
-  assert.equal(replay.json.idempotent, true)
-  const otherBody = await decide(orch, request.id, { decision: 'allow' }, 'k1')
-  assert.equal(otherBody.status, 409)
-  assert.match(otherBody.json.error, /Idempotency-Key/)
-  const otherKey = await decide(orch, request.id, { decision: 'allow' }, 'k2')
-  assert.equal(otherKey.status, 409)
-  assert.match(otherKey.json.error, /already decided \(denied\)/)
-  assert.equal((await orch.call('GET', `/api/approvals/${request.id}`)).json.decision.decision, 'deny')
-})
+    const replay = await decide(orch, request.id, { decision: 'deny', reason: 'too risky' }, 'k1')
+    assert.equal(replay.status, 200)
+    assert.deepEqual(replay.json.decision, first.json.decision)
+    assert.equal(replay.json.idempotent, true)
+    const otherBody = await decide(orch, request.id, { decision: 'allow' }, 'k1')
+    assert.equal(otherBody.status, 409)
+    assert.match(otherBody.json.error, /Idempotency-Key/)
+    const otherKey = await decide(orch, request.id, { decision: 'allow' }, 'k2')
+    assert.equal(otherKey.status, 409)
+    assert.match(otherKey.json.error, /already decided \(denied\)/)
+    assert.equal((await orch.call('GET', `/api/approvals/${request.id}`)).json.decision.decision, 'deny')
+  }
+)
 
 test('20 concurrent decisions on one request: exactly one wins, every other is a 409, one decision is stored', async () => {
   const orch = await startWithApprovals()
   const { request } = await requestPermission(orch)
-  const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => decide(orch, request.id, { decision: i % 2 === 0 ? 'allow' : 'deny', reason: `r${i}` }, `key-${i}`)))
+  const answers = await Promise.all(
+    Array.from({ length: 20 }, (_, i) =>
+      decide(orch, request.id, { decision: i % 2 === 0 ? 'allow' : 'deny', reason: `r${i}` }, `key-${i}`)
+    )
+  )
   const won = answers.filter((a) => a.status === 200)
   assert.equal(won.length, 1, JSON.stringify(answers.map((a) => [a.status, a.json])))
   assert.ok(answers.every((a) => a.status === 200 || a.status === 409))
@@ -146,7 +170,11 @@ test('expiry: a waiter sees the default action at once; the sweep closes request
 
   const unattended = await requestPermission(orch)
   await new Promise((resolve) => setTimeout(resolve, 1800))
-  const row = await orch.database.db.selectFrom('orch_approvals' as never).selectAll().where('id' as never, '=', unattended.request.id as never).executeTakeFirstOrThrow() as { decision: string; channel: string }
+  const row = (await orch.database.db
+    .selectFrom('orch_approvals' as never)
+    .selectAll()
+    .where('id' as never, '=', unattended.request.id as never)
+    .executeTakeFirstOrThrow()) as { decision: string; channel: string }
   assert.deepEqual([row.decision, row.channel], ['deny', 'ttl-expire'])
   assert.equal((await orch.call('GET', '/api/approvals/history?status=expired')).json.pagination.total, 2)
 })
@@ -178,10 +206,16 @@ test('a requester can never decide its own request (the rule RPC and every surfa
   const { request } = await requestPermission(orch)
   const projectId = await orch.repositories.projects.ensure(orch.project.root)
   const service = createApprovalsService({
-    repositories: orch.repositories, projectId, dataDir: orch.config.dataDir, clock: () => new Date(), newId: () => 'apr_unused0001',
+    repositories: orch.repositories,
+    projectId,
+    dataDir: orch.config.dataDir,
+    clock: () => new Date(),
+    newId: () => 'apr_unused0001',
     approvalConfig: () => ({ api_decide: true, default_expiry_seconds: 60, expiry_action: 'deny', require_for_risk: [] })
   })
-  await assert.rejects(service.decide({ id: request.id, decision: 'allow', decidedBy: request.requester.id, channel: 'rpc' }), { code: 'ORCH_APPROVAL_SELF_DECISION' })
+  await assert.rejects(service.decide({ id: request.id, decision: 'allow', decidedBy: request.requester.id, channel: 'rpc' }), {
+    code: 'ORCH_APPROVAL_SELF_DECISION'
+  })
   assert.equal((await orch.call('GET', `/api/approvals/${request.id}`)).json.category, 'pending')
   const decided = await service.decide({ id: request.id, decision: 'allow', decidedBy: 'someone-else', channel: 'rpc' })
   assert.equal(decided.decision.channel, 'rpc')

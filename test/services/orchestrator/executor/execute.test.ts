@@ -4,7 +4,11 @@ import path from 'node:path'
 import { after, test } from 'node:test'
 import { createExecutor } from '../../../../src/services/orchestrator/engine/execute.js'
 import type { PlannedTask, TaskRunInput, Usage } from '../../../../src/services/orchestrator/engine/types.js'
-import { DEFAULT_PROJECT_CONFIG, type AgentConfig, type ProjectConfig } from '../../../../src/services/orchestrator/project/config-schema.js'
+import {
+  DEFAULT_PROJECT_CONFIG,
+  type AgentConfig,
+  type ProjectConfig
+} from '../../../../src/services/orchestrator/project/config-schema.js'
 import { git, groupAlive, initRepo, platform, processAlive, tempDir, writeScript } from './helpers.js'
 
 const temps: (() => void)[] = []
@@ -27,16 +31,30 @@ const shellAgent = (script: string): AgentConfig => ({ kind: 'command', argv: ['
 
 function task(patch: Partial<PlannedTask> = {}): PlannedTask {
   return {
-    key: '1', title: 'Add a greeting', description: 'Create greeting.txt saying hello.', dependencies: [], files: ['greeting.txt'],
-    goCriteria: ['greeting.txt exists'], noGoCriteria: ['README.md changed'], priority: 'NORMAL', expectChange: true, ...patch
+    key: '1',
+    title: 'Add a greeting',
+    description: 'Create greeting.txt saying hello.',
+    dependencies: [],
+    files: ['greeting.txt'],
+    goCriteria: ['greeting.txt exists'],
+    noGoCriteria: ['README.md changed'],
+    priority: 'NORMAL',
+    expectChange: true,
+    ...patch
   }
 }
 
 function input(root: string, dataDir: string, patch: Partial<TaskRunInput> = {}) {
   const seen = { heartbeats: [] as string[], actions: [] as string[], pids: [] as number[], usage: [] as Usage[] }
   const value: TaskRunInput = {
-    projectRoot: root, sprintId: 's1', taskId: 't1', task: task(), attempt: 1,
-    logFile: path.join(dataDir, 'logs', 't1.log'), logCapBytes: 1024 * 1024, timeoutMs: 20000,
+    projectRoot: root,
+    sprintId: 's1',
+    taskId: 't1',
+    task: task(),
+    attempt: 1,
+    logFile: path.join(dataDir, 'logs', 't1.log'),
+    logCapBytes: 1024 * 1024,
+    timeoutMs: 20000,
     signal: new AbortController().signal,
     onHeartbeat: (beat) => {
       seen.heartbeats.push(beat.status)
@@ -104,7 +122,9 @@ test('an agent that exits 0 and changes nothing: NO_GO; with expectChange false:
 test('a failing check command: NO_GO with its exit code and output, after the work was committed', async () => {
   const { root, dataDir } = workspace('check')
   const script = writeScript(dataDir, 'agent.sh', 'echo hello > greeting.txt\n')
-  const cfg = config(shellAgent(script), { check: { command: 'test -f greeting.txt && echo "2 tests failed" && exit 3', timeout_seconds: 30 } })
+  const cfg = config(shellAgent(script), {
+    check: { command: 'test -f greeting.txt && echo "2 tests failed" && exit 3', timeout_seconds: 30 }
+  })
   const { value, seen } = input(root, dataDir)
   const outcome = await executor(cfg, dataDir)(value)
   assert.equal(outcome.status, 'NO_GO')
@@ -115,7 +135,9 @@ test('a failing check command: NO_GO with its exit code and output, after the wo
   const log = fs.readFileSync(value.logFile, 'utf8')
   assert.match(log, /\[quartet\] check: test -f greeting\.txt.*\n2 tests failed\n/)
 
-  const passing = config(shellAgent(script), { check: { command: ['/bin/sh', '-c', 'test "$(cat greeting.txt)" = hello'], timeout_seconds: 30 } })
+  const passing = config(shellAgent(script), {
+    check: { command: ['/bin/sh', '-c', 'test "$(cat greeting.txt)" = hello'], timeout_seconds: 30 }
+  })
   const ok = await executor(passing, dataDir)(input(root, dataDir, { taskId: 't2' }).value)
   assert.equal(ok.status, 'DONE', ok.reason)
   assert.match(ok.reason, /check passed/)
@@ -155,7 +177,12 @@ test('abort mid-run: CANCELLED and the whole group, grandchild included, is gone
 
 test('an agent printing 10 MB: the log is capped with one marker line and the task still completes', async () => {
   const { root, dataDir } = workspace('flood')
-  const script = writeScript(dataDir, 'agent.sh', `"${process.execPath}" -e 'const l = "y".repeat(1023) + "\\n"; for (let i = 0; i < 10240; i++) process.stdout.write(l)'\necho hello > greeting.txt\necho finished\n`)
+  const script = writeScript(
+    dataDir,
+    'agent.sh',
+    `"${process.execPath}" -e 'const l = "y".repeat(1023) + "\\n"; for (let i = 0; i < 10240; i++) process.stdout.write(l)'\n` +
+      'echo hello > greeting.txt\necho finished\n'
+  )
   const { value } = input(root, dataDir, { logCapBytes: 256 * 1024 })
   const outcome = await executor(config(shellAgent(script)), dataDir)(value)
   assert.equal(outcome.status, 'DONE', outcome.reason)

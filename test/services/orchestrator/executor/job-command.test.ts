@@ -4,8 +4,17 @@ import { portableExecArgv } from '../../../../src/services/orchestrator/engine/j
 
 test('a detached job inherits only loader flags, in both spellings, with bare packages made absolute', () => {
   // The shape of a Node 24 test-runner child's execArgv (shortened).
-  const argv = portableExecArgv(['--test-isolation=process', '--inspect-port=127.0.0.1:9229', '--import=tsx', '--node-snapshot',
-    '--require', './local.cjs', '--import', 'tsx', '--experimental-loader=/abs/loader.mjs'])
+  const argv = portableExecArgv([
+    '--test-isolation=process',
+    '--inspect-port=127.0.0.1:9229',
+    '--import=tsx',
+    '--node-snapshot',
+    '--require',
+    './local.cjs',
+    '--import',
+    'tsx',
+    '--experimental-loader=/abs/loader.mjs'
+  ])
   assert.equal(argv.length, 8)
   assert.equal(argv[0], '--import')
   assert.match(argv[1] as string, /^file:\/\/\/.*tsx/)

@@ -8,14 +8,25 @@ import { groupAlive, platform, tempDir } from './helpers.js'
 const { dir, cleanup } = tempDir('process')
 after(cleanup)
 
-const base = (name: string) => ({ cwd: dir, logFile: path.join(dir, 'logs', `${name}.log`), logCapBytes: 1024 * 1024, timeoutMs: 20000, killGraceMs: 500 })
+const base = (name: string) => ({
+  cwd: dir,
+  logFile: path.join(dir, 'logs', `${name}.log`),
+  logCapBytes: 1024 * 1024,
+  timeoutMs: 20000,
+  killGraceMs: 500
+})
 
 test('runProcess: exit code, tail and log of stdout and stderr; stdin is closed', async () => {
   const started: number[] = []
-  const result = await runProcess({
-    ...base('basic'), command: '/bin/sh', args: ['-c', 'echo out; echo err >&2; read x || echo "stdin closed"; exit 3'],
-    onStart: (pid) => started.push(pid)
-  }, platform)
+  const result = await runProcess(
+    {
+      ...base('basic'),
+      command: '/bin/sh',
+      args: ['-c', 'echo out; echo err >&2; read x || echo "stdin closed"; exit 3'],
+      onStart: (pid) => started.push(pid)
+    },
+    platform
+  )
   assert.equal(result.exitCode, 3)
   assert.equal(result.timedOut, false)
   assert.equal(result.aborted, false)
@@ -35,10 +46,18 @@ test('runProcess: a command that does not exist reports a spawn error, not a thr
 
 test('runProcess: 10 MB of output is capped with one marker line while the process runs to its end', async () => {
   const cap = 64 * 1024
-  const result = await runProcess({
-    ...base('big'), logCapBytes: cap, command: process.execPath,
-    args: ['-e', 'const line = "x".repeat(99) + "\\n"; for (let i = 0; i < 100000; i++) process.stdout.write(line); console.log("the end")']
-  }, platform)
+  const result = await runProcess(
+    {
+      ...base('big'),
+      logCapBytes: cap,
+      command: process.execPath,
+      args: [
+        '-e',
+        'const line = "x".repeat(99) + "\\n"; for (let i = 0; i < 100000; i++) process.stdout.write(line); console.log("the end")'
+      ]
+    },
+    platform
+  )
   assert.equal(result.exitCode, 0)
   const logged = fs.readFileSync(path.join(dir, 'logs', 'big.log'), 'utf8')
   const markers = logged.split('\n').filter((line) => line.startsWith('[quartet] log capped'))
@@ -53,12 +72,22 @@ test('runProcess: 10 MB of output is capped with one marker line while the proce
 test('runProcess: a hanging process times out and its whole group, grandchild included, is gone', async () => {
   let grandchild = 0
   let leader = 0
-  const result = await runProcess({
-    ...base('hang'), timeoutMs: 300, killGraceMs: 300, command: '/bin/sh',
-    args: ['-c', 'sleep 60 & echo "grandchild $!"; trap "" TERM; sleep 60'],
-    onStart: (pid) => { leader = pid },
-    onLine: (line) => { if (line.startsWith('grandchild ')) grandchild = Number(line.slice(11)) }
-  }, platform)
+  const result = await runProcess(
+    {
+      ...base('hang'),
+      timeoutMs: 300,
+      killGraceMs: 300,
+      command: '/bin/sh',
+      args: ['-c', 'sleep 60 & echo "grandchild $!"; trap "" TERM; sleep 60'],
+      onStart: (pid) => {
+        leader = pid
+      },
+      onLine: (line) => {
+        if (line.startsWith('grandchild ')) grandchild = Number(line.slice(11))
+      }
+    },
+    platform
+  )
   assert.equal(result.timedOut, true)
   assert.ok(grandchild > 0)
   assert.equal(isProcessAlive(leader), false)
@@ -69,10 +98,18 @@ test('runProcess: a hanging process times out and its whole group, grandchild in
 test('runProcess: abort mid-run kills the group and resolves after the exit', async () => {
   const controller = new AbortController()
   let leader = 0
-  const pending = runProcess({
-    ...base('abort'), command: '/bin/sh', args: ['-c', 'sleep 60 & sleep 60'], signal: controller.signal,
-    onStart: (pid) => { leader = pid }
-  }, platform)
+  const pending = runProcess(
+    {
+      ...base('abort'),
+      command: '/bin/sh',
+      args: ['-c', 'sleep 60 & sleep 60'],
+      signal: controller.signal,
+      onStart: (pid) => {
+        leader = pid
+      }
+    },
+    platform
+  )
   await new Promise((resolve) => setTimeout(resolve, 200))
   assert.equal(groupAlive(leader), true)
   controller.abort()
@@ -84,10 +121,17 @@ test('runProcess: abort mid-run kills the group and resolves after the exit', as
 
 test('runProcess: descendants left running after the leader exits are reaped with it', async () => {
   let grandchild = 0
-  const result = await runProcess({
-    ...base('leftover'), command: '/bin/sh', args: ['-c', 'sleep 60 & echo "grandchild $!"; exit 0'],
-    onLine: (line) => { if (line.startsWith('grandchild ')) grandchild = Number(line.slice(11)) }
-  }, platform)
+  const result = await runProcess(
+    {
+      ...base('leftover'),
+      command: '/bin/sh',
+      args: ['-c', 'sleep 60 & echo "grandchild $!"; exit 0'],
+      onLine: (line) => {
+        if (line.startsWith('grandchild ')) grandchild = Number(line.slice(11))
+      }
+    },
+    platform
+  )
   assert.equal(result.exitCode, 0)
   assert.ok(grandchild > 0)
   assert.equal(isProcessAlive(grandchild), false)
@@ -95,7 +139,17 @@ test('runProcess: descendants left running after the leader exits are reaped wit
 
 test('killProcessGroup: tolerates a group that is already gone', async () => {
   let leader = 0
-  const result = await runProcess({ ...base('gone'), command: '/bin/true', args: [], onStart: (pid) => { leader = pid } }, platform)
+  const result = await runProcess(
+    {
+      ...base('gone'),
+      command: '/bin/true',
+      args: [],
+      onStart: (pid) => {
+        leader = pid
+      }
+    },
+    platform
+  )
   assert.equal(result.exitCode, 0)
   assert.equal(groupAlive(leader), false)
   await killProcessGroup(leader, 10)

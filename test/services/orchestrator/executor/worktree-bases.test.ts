@@ -57,27 +57,37 @@ test('two independent dependencies are merged into the new worktree, with the fa
   assert.equal((await worktrees.worktreeStatus(c.path)).clean, true)
 })
 
-test('conflicting dependencies: a BaseMergeConflictError naming branches and files; their work is untouched, no half-made worktree is left', async () => {
-  const { root, worktreesDir } = repo('conflict')
-  const x = await doneTask(root, worktreesDir, 'x', 'shared.txt', 'from x\n')
-  const y = await doneTask(root, worktreesDir, 'y', 'shared.txt', 'from y\n')
-  fs.writeFileSync(path.join(y.path, 'draft.txt'), 'uncommitted in y\n')
-  const error = await worktrees.prepareWorktree(root, 's1', 'z', worktreesDir, [x.branch, y.branch]).then(() => null, (e: unknown) => e)
-  assert.ok(error instanceof BaseMergeConflictError)
-  assert.deepEqual([error.branches, error.files], [[x.branch, y.branch], ['shared.txt']])
-  assert.match(error.message, /quartet\/s1\/x, quartet\/s1\/y conflicts in shared\.txt/)
-  assert.equal(git(root, 'rev-parse', x.branch), x.sha)
-  assert.equal(git(root, 'rev-parse', y.branch), y.sha)
-  assert.equal(fs.readFileSync(path.join(x.path, 'shared.txt'), 'utf8'), 'from x\n')
-  assert.equal(fs.readFileSync(path.join(y.path, 'shared.txt'), 'utf8'), 'from y\n')
-  assert.equal(fs.readFileSync(path.join(y.path, 'draft.txt'), 'utf8'), 'uncommitted in y\n')
-  assert.equal(fs.existsSync(path.join(worktreesDir, 's1', 'z')), false)
-  assert.equal(git(root, 'branch', '--list', 'quartet/s1/z'), '')
-  // A later try (after the user resolved nothing) fails the same way instead of running on half the work.
-  await assert.rejects(worktrees.prepareWorktree(root, 's1', 'z', worktreesDir, [x.branch, y.branch]), BaseMergeConflictError)
-})
+test(
+  'conflicting dependencies: a BaseMergeConflictError naming branches and files; ' +
+    'their work is untouched, no half-made worktree is left',
+  async () => {
+    const { root, worktreesDir } = repo('conflict')
+    const x = await doneTask(root, worktreesDir, 'x', 'shared.txt', 'from x\n')
+    const y = await doneTask(root, worktreesDir, 'y', 'shared.txt', 'from y\n')
+    fs.writeFileSync(path.join(y.path, 'draft.txt'), 'uncommitted in y\n')
+    const error = await worktrees.prepareWorktree(root, 's1', 'z', worktreesDir, [x.branch, y.branch]).then(
+      () => null,
+      (e: unknown) => e
+    )
+    assert.ok(error instanceof BaseMergeConflictError)
+    assert.deepEqual([error.branches, error.files], [[x.branch, y.branch], ['shared.txt']])
+    assert.match(error.message, /quartet\/s1\/x, quartet\/s1\/y conflicts in shared\.txt/)
+    assert.equal(git(root, 'rev-parse', x.branch), x.sha)
+    assert.equal(git(root, 'rev-parse', y.branch), y.sha)
+    assert.equal(fs.readFileSync(path.join(x.path, 'shared.txt'), 'utf8'), 'from x\n')
+    assert.equal(fs.readFileSync(path.join(y.path, 'shared.txt'), 'utf8'), 'from y\n')
+    assert.equal(fs.readFileSync(path.join(y.path, 'draft.txt'), 'utf8'), 'uncommitted in y\n')
+    assert.equal(fs.existsSync(path.join(worktreesDir, 's1', 'z')), false)
+    assert.equal(git(root, 'branch', '--list', 'quartet/s1/z'), '')
+    // A later try (after the user resolved nothing) fails the same way instead of running on half the work.
+    await assert.rejects(worktrees.prepareWorktree(root, 's1', 'z', worktreesDir, [x.branch, y.branch]), BaseMergeConflictError)
+  }
+)
 
 test('a dependency branch that is gone is an error, not a silent start from HEAD', async () => {
   const { root, worktreesDir } = repo('gone')
-  await assert.rejects(worktrees.prepareWorktree(root, 's1', 'n', worktreesDir, ['quartet/s1/missing']), /branch of a dependency is gone \(quartet\/s1\/missing\)/)
+  await assert.rejects(
+    worktrees.prepareWorktree(root, 's1', 'n', worktreesDir, ['quartet/s1/missing']),
+    /branch of a dependency is gone \(quartet\/s1\/missing\)/
+  )
 })

@@ -47,36 +47,53 @@ test('a worktree that git cannot add leaves neither the new branch nor its base 
   assert.equal(git(root, 'rev-parse', 'refs/quartet-base/s1/t1'), wt.baseSha)
 })
 
-test('a dependency branch and the project HEAD are resolved by name, not guessed: a tag named like the branch is not taken for it', async () => {
-  const { root, worktreesDir } = repo('resolve')
-  const head = git(root, 'rev-parse', 'HEAD')
-  git(root, 'commit', '-q', '--allow-empty', '-m', 'later')
-  git(root, 'tag', 'quartet/s1/dep', 'HEAD')
-  git(root, 'branch', 'quartet/s1/dep', head)
-  const wt = await worktrees.prepareWorktree(root, 's1', 't1', worktreesDir, ['quartet/s1/dep'])
-  assert.equal(wt.baseSha, head)
-  await assert.rejects(worktrees.prepareWorktree(root, 's1', 't2', worktreesDir, ['quartet/s1/gone']), /branch of a dependency is gone \(quartet\/s1\/gone\)/)
-  assert.equal(refExists(root, 'refs/heads/quartet/s1/t2'), false)
-})
+test(
+  'a dependency branch and the project HEAD are resolved by name, ' + 'not guessed: a tag named like the branch is not taken for it',
+  async () => {
+    const { root, worktreesDir } = repo('resolve')
+    const head = git(root, 'rev-parse', 'HEAD')
+    git(root, 'commit', '-q', '--allow-empty', '-m', 'later')
+    git(root, 'tag', 'quartet/s1/dep', 'HEAD')
+    git(root, 'branch', 'quartet/s1/dep', head)
+    const wt = await worktrees.prepareWorktree(root, 's1', 't1', worktreesDir, ['quartet/s1/dep'])
+    assert.equal(wt.baseSha, head)
+    await assert.rejects(
+      worktrees.prepareWorktree(root, 's1', 't2', worktreesDir, ['quartet/s1/gone']),
+      /branch of a dependency is gone \(quartet\/s1\/gone\)/
+    )
+    assert.equal(refExists(root, 'refs/heads/quartet/s1/t2'), false)
+  }
+)
 
-test('a task without dependencies gets its worktree from one git process; its base is HEAD at that moment; a resumed one is found again', async () => {
-  const { root, worktreesDir } = repo('one-process')
-  const spawned: string[][] = []
-  const counting = createWorktrees({ spawn: ((command: string, args: string[], options: object) => { spawned.push(args); return spawn(command, args, options) }) as typeof spawn })
-  await counting.prepareWorktree(root, 's1', 'first', worktreesDir) // the repository's one-time facts
-  git(root, 'commit', '-q', '--allow-empty', '-m', 'moved on')
-  const head = git(root, 'rev-parse', 'HEAD')
+test(
+  'a task without dependencies gets its worktree from one git process; ' + 'its base is HEAD at that moment; a resumed one is found again',
+  async () => {
+    const { root, worktreesDir } = repo('one-process')
+    const spawned: string[][] = []
+    const counting = createWorktrees({
+      spawn: ((command: string, args: string[], options: object) => {
+        spawned.push(args)
+        return spawn(command, args, options)
+      }) as typeof spawn
+    })
+    await counting.prepareWorktree(root, 's1', 'first', worktreesDir) // the repository's one-time facts
+    git(root, 'commit', '-q', '--allow-empty', '-m', 'moved on')
+    const head = git(root, 'rev-parse', 'HEAD')
 
-  spawned.length = 0
-  const fresh = await counting.prepareWorktree(root, 's1', 't1', worktreesDir)
-  assert.deepEqual(spawned.map((args) => args.slice(0, 2).join(' ')), ['worktree add'])
-  assert.deepEqual([fresh.baseSha, fresh.reused, git(fresh.path, 'rev-parse', 'HEAD')], [head, false, head])
+    spawned.length = 0
+    const fresh = await counting.prepareWorktree(root, 's1', 't1', worktreesDir)
+    assert.deepEqual(
+      spawned.map((args) => args.slice(0, 2).join(' ')),
+      ['worktree add']
+    )
+    assert.deepEqual([fresh.baseSha, fresh.reused, git(fresh.path, 'rev-parse', 'HEAD')], [head, false, head])
 
-  // Its worktree deleted by hand, the branch (with a commit on it) is checked out again, not made anew.
-  fs.writeFileSync(path.join(fresh.path, 'work.txt'), 'kept\n')
-  git(fresh.path, 'add', 'work.txt')
-  git(fresh.path, 'commit', '-q', '-m', 'work')
-  fs.rmSync(fresh.path, { recursive: true, force: true })
-  const again = await counting.prepareWorktree(root, 's1', 't1', worktreesDir)
-  assert.deepEqual([again.reused, again.baseSha, fs.readFileSync(path.join(again.path, 'work.txt'), 'utf8')], [true, head, 'kept\n'])
-})
+    // Its worktree deleted by hand, the branch (with a commit on it) is checked out again, not made anew.
+    fs.writeFileSync(path.join(fresh.path, 'work.txt'), 'kept\n')
+    git(fresh.path, 'add', 'work.txt')
+    git(fresh.path, 'commit', '-q', '-m', 'work')
+    fs.rmSync(fresh.path, { recursive: true, force: true })
+    const again = await counting.prepareWorktree(root, 's1', 't1', worktreesDir)
+    assert.deepEqual([again.reused, again.baseSha, fs.readFileSync(path.join(again.path, 'work.txt'), 'utf8')], [true, head, 'kept\n'])
+  }
+)

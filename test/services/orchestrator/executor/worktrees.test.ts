@@ -23,12 +23,21 @@ test('prepareWorktree: a new branch from HEAD under the worktrees dir; the main 
   const { root, worktreesDir } = repo('prepare')
   const head = git(root, 'rev-parse', 'HEAD')
   const prepared = await worktrees.prepareWorktree(root, 'sprint-1', 'task 2', worktreesDir)
-  assert.deepEqual(prepared, { path: path.join(worktreesDir, 'sprint-1', 'task-2'), branch: 'quartet/sprint-1/task-2', baseSha: head, baseBranches: [], reused: false })
+  assert.deepEqual(prepared, {
+    path: path.join(worktreesDir, 'sprint-1', 'task-2'),
+    branch: 'quartet/sprint-1/task-2',
+    baseSha: head,
+    baseBranches: [],
+    reused: false
+  })
   assert.equal(git(prepared.path, 'rev-parse', '--abbrev-ref', 'HEAD'), 'quartet/sprint-1/task-2')
   assert.equal(git(root, 'status', '--porcelain', '--untracked-files=all'), '')
   assert.match(fs.readFileSync(path.join(root, '.git', 'info', 'exclude'), 'utf8'), /^\.quartet\/$/m)
   await worktrees.prepareWorktree(root, 'sprint-1', 'other', worktreesDir)
-  const excludes = fs.readFileSync(path.join(root, '.git', 'info', 'exclude'), 'utf8').split('\n').filter((line) => line === '.quartet/')
+  const excludes = fs
+    .readFileSync(path.join(root, '.git', 'info', 'exclude'), 'utf8')
+    .split('\n')
+    .filter((line) => line === '.quartet/')
   assert.equal(excludes.length, 1)
 })
 
@@ -115,10 +124,13 @@ test('cleanupWorktrees: keeps a dirty worktree and an unmerged branch, removes m
   const otherSprint = await worktrees.prepareWorktree(root, 's2', 'x', worktreesDir)
 
   const report = await worktrees.cleanupWorktrees(root, worktreesDir, { sprintId: 's1' })
-  assert.deepEqual(report.kept.sort((a, b) => a.branch.localeCompare(b.branch)), [
-    { path: dirty.path, branch: dirty.branch, reason: 'uncommitted changes' },
-    { path: unmerged.path, branch: unmerged.branch, reason: 'commits not merged into main' }
-  ])
+  assert.deepEqual(
+    report.kept.sort((a, b) => a.branch.localeCompare(b.branch)),
+    [
+      { path: dirty.path, branch: dirty.branch, reason: 'uncommitted changes' },
+      { path: unmerged.path, branch: unmerged.branch, reason: 'commits not merged into main' }
+    ]
+  )
   assert.deepEqual(report.removed.map((r) => r.branch).sort(), [merged.branch, untouched.branch])
   assert.equal(fs.readFileSync(path.join(dirty.path, 'unsaved.txt'), 'utf8'), 'do not lose me\n')
   assert.equal(fs.existsSync(merged.path), false)

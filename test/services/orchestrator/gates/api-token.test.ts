@@ -6,13 +6,20 @@ import { afterEach, beforeEach, test } from 'node:test'
 import { apiTokenFile, resolveApiToken, tokenFingerprint, tokensEqual } from '../../../../src/services/orchestrator/runtime/api-token.js'
 
 let root: string
-beforeEach(() => { root = fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-token-')) })
+beforeEach(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-token-'))
+})
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }))
 
 const base = () => ({ env: {}, projectRoot: root, host: '127.0.0.1' })
 
 test('resolution order: explicit, QUARTET_API_TOKEN, config api_auth_token, then the loopback file', () => {
-  const all = { ...base(), explicit: 'explicit-token-aaaaaaaaaaaaaaaaa', env: { QUARTET_API_TOKEN: 'env-token-bbbbbbbbbbbbbbbbbbbbbb' }, projectConfigToken: 'config-token-cccccccccccccccc' }
+  const all = {
+    ...base(),
+    explicit: 'explicit-token-aaaaaaaaaaaaaaaaa',
+    env: { QUARTET_API_TOKEN: 'env-token-bbbbbbbbbbbbbbbbbbbbbb' },
+    projectConfigToken: 'config-token-cccccccccccccccc'
+  }
   assert.deepEqual([resolveApiToken(all).source, resolveApiToken(all).token], ['explicit', 'explicit-token-aaaaaaaaaaaaaaaaa'])
   assert.equal(resolveApiToken({ ...all, explicit: undefined }).token, 'env-token-bbbbbbbbbbbbbbbbbbbbbb')
   assert.equal(resolveApiToken({ ...all, explicit: undefined, env: { QUARTET_API_TOKEN: '  ' } }).token, 'config-token-cccccccccccccccc')
@@ -68,7 +75,10 @@ test('QUARTET_API_AUTH_DISABLED=1 turns auth off with a loud warning; remote bin
   assert.deepEqual([remote.token, remote.defaultDeny, remote.disabled], [null, true, false])
   assert.match(remote.warning ?? '', /refused/)
   assert.equal(fs.existsSync(apiTokenFile(root)), false, 'a remote bind never mints')
-  assert.equal(resolveApiToken({ ...base(), host: '0.0.0.0', env: { QUARTET_API_TOKEN: 'env-token-bbbbbbbbbbbbbbbbbbbbbb' } }).defaultDeny, false)
+  assert.equal(
+    resolveApiToken({ ...base(), host: '0.0.0.0', env: { QUARTET_API_TOKEN: 'env-token-bbbbbbbbbbbbbbbbbbbbbb' } }).defaultDeny,
+    false
+  )
 })
 
 test('tokensEqual compares whole tokens of any length', () => {

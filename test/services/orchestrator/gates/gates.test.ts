@@ -9,12 +9,28 @@ import { trackRoutes } from '../../../../src/core/http/route-table.js'
 
 const TOKEN = 'test-token-0123456789abcdefghijklmnop'
 const GOVERNED_POSTS = [
-  '/api/start', '/api/plan', '/api/cleanup', '/api/set-directives', '/api/directives', '/api/config', '/api/chat', '/api/git/commit',
-  '/api/kill/all', '/api/kill/t-1', '/api/nervous/accept/r1', '/api/nervous/reject/r1', '/api/nervous/recommendations/dismiss/r1',
-  '/api/autonomous/approve/a1', '/api/autonomous/reject/a1'
+  '/api/start',
+  '/api/plan',
+  '/api/cleanup',
+  '/api/set-directives',
+  '/api/directives',
+  '/api/config',
+  '/api/chat',
+  '/api/git/commit',
+  '/api/kill/all',
+  '/api/kill/t-1',
+  '/api/nervous/accept/r1',
+  '/api/nervous/reject/r1',
+  '/api/nervous/recommendations/dismiss/r1',
+  '/api/autonomous/approve/a1',
+  '/api/autonomous/reject/a1'
 ]
 
-interface Served { app: FastifyInstance; base: string; setControl(on: boolean): void }
+interface Served {
+  app: FastifyInstance
+  base: string
+  setControl(on: boolean): void
+}
 
 async function serve(overrides: Partial<GatesOptions> = {}): Promise<Served> {
   let control = false
@@ -37,14 +53,42 @@ async function serve(overrides: Partial<GatesOptions> = {}): Promise<Served> {
   app.get('/api/run-flow/:flowId', ok)
   app.post('/api/run-flow/:flowId/start', ok)
   app.post('/api/rpc', ok)
-  app.post('/api/echo', { schema: { body: { type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 10 } } } } }, async (request) => request.body)
-  for (const path of ['/api/start', '/api/plan', '/api/cleanup', '/api/set-directives', '/api/directives', '/api/config', '/api/chat', '/api/git/commit', '/api/kill/:id']) app.post(path, ok)
-  for (const path of ['/api/nervous/accept/:id', '/api/nervous/reject/:id', '/api/nervous/recommendations/dismiss/:id', '/api/autonomous/approve/:id', '/api/autonomous/reject/:id']) app.post(path, ok)
+  app.post(
+    '/api/echo',
+    { schema: { body: { type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 10 } } } } },
+    async (request) => request.body
+  )
+  for (const path of [
+    '/api/start',
+    '/api/plan',
+    '/api/cleanup',
+    '/api/set-directives',
+    '/api/directives',
+    '/api/config',
+    '/api/chat',
+    '/api/git/commit',
+    '/api/kill/:id'
+  ])
+    app.post(path, ok)
+  for (const path of [
+    '/api/nervous/accept/:id',
+    '/api/nervous/reject/:id',
+    '/api/nervous/recommendations/dismiss/:id',
+    '/api/autonomous/approve/:id',
+    '/api/autonomous/reject/:id'
+  ])
+    app.post(path, ok)
   registerNotFound(app, routes)
   await app.listen({ port: 0, host: '127.0.0.1' })
   const address = app.server.address()
   assert.ok(address && typeof address === 'object')
-  return { app, base: `http://127.0.0.1:${address.port}`, setControl: (on) => { control = on } }
+  return {
+    app,
+    base: `http://127.0.0.1:${address.port}`,
+    setControl: (on) => {
+      control = on
+    }
+  }
 }
 
 const auth = { authorization: `Bearer ${TOKEN}` }
@@ -58,7 +102,9 @@ async function call(base: string, path: string, init: RequestInit = {}) {
 
 describe('gates over HTTP', () => {
   let served: Served
-  before(async () => { served = await serve() })
+  before(async () => {
+    served = await serve()
+  })
   after(() => served.app.close())
 
   test('v1 alias: /api/v1/... is /api/...; health is exempt under both spellings', async () => {
@@ -92,14 +138,20 @@ describe('gates over HTTP', () => {
 
   test('absolute-form request targets (proxy style) meet the same gates as their path', async () => {
     // fetch cannot send `GET http://host/path`; node:http sends the path as given.
-    const absolute = (target: string, headers: Record<string, string> = {}, method = 'GET') => new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const { port } = new URL(served.base)
-      const request = http.request({ host: '127.0.0.1', port, path: target, headers, method }, (response) => {
-        let body = ''
-        response.setEncoding('utf8').on('data', (chunk: string) => { body += chunk }).on('end', () => resolve({ status: response.statusCode ?? 0, body }))
+    const absolute = (target: string, headers: Record<string, string> = {}, method = 'GET') =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const { port } = new URL(served.base)
+        const request = http.request({ host: '127.0.0.1', port, path: target, headers, method }, (response) => {
+          let body = ''
+          response
+            .setEncoding('utf8')
+            .on('data', (chunk: string) => {
+              body += chunk
+            })
+            .on('end', () => resolve({ status: response.statusCode ?? 0, body }))
+        })
+        request.on('error', reject).end()
       })
-      request.on('error', reject).end()
-    })
     for (const target of ['http://evil.example/api/status', 'HTTP://evil.example/%61pi/status', 'http://evil.example/api/v1/status']) {
       assert.deepEqual(await absolute(target), { status: 401, body: '{"error":"authentication required"}' }, target)
     }
@@ -129,7 +181,13 @@ describe('gates over HTTP', () => {
       assert.equal(response.headers.get('access-control-allow-origin'), origin)
       assert.match(response.headers.get('vary') ?? '', /Origin/)
     }
-    for (const origin of ['https://evil.example', 'http://localhost', 'https://localhost:5173', 'http://localhost.evil.example:80', 'http://127.0.0.1:80/x']) {
+    for (const origin of [
+      'https://evil.example',
+      'http://localhost',
+      'https://localhost:5173',
+      'http://localhost.evil.example:80',
+      'http://127.0.0.1:80/x'
+    ]) {
       const response = await call(served.base, '/api/status', { headers: { ...auth, origin } })
       assert.equal(response.status, 200, origin)
       assert.equal(response.headers.get('access-control-allow-origin'), null, origin)
@@ -138,12 +196,18 @@ describe('gates over HTTP', () => {
   })
 
   test('CORS preflight: allowed origin 204 with methods and headers (no token needed); foreign origin 403 without ACAO', async () => {
-    const allowed = await call(served.base, '/api/start', { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' } })
+    const allowed = await call(served.base, '/api/start', {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' }
+    })
     assert.equal(allowed.status, 204)
     assert.equal(allowed.headers.get('access-control-allow-origin'), 'http://localhost:5173')
     assert.match(allowed.headers.get('access-control-allow-methods') ?? '', /POST/)
     assert.match(allowed.headers.get('access-control-allow-headers') ?? '', /Authorization/)
-    const foreign = await call(served.base, '/api/status', { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } })
+    const foreign = await call(served.base, '/api/status', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' }
+    })
     assert.equal(foreign.status, 403)
     assert.deepEqual(foreign.body, { error: 'CORS origin not allowed' })
     assert.equal(foreign.headers.get('access-control-allow-origin'), null)
@@ -192,7 +256,11 @@ describe('gates over HTTP', () => {
     for (const path of ['//api/status', '/api%2Fstatus']) {
       for (const method of ['GET', 'DELETE']) {
         const unmatched = await call(served.base, path, { method, headers: auth })
-        assert.deepEqual([unmatched.status, unmatched.body, unmatched.headers.get('allow')], [404, { error: 'Not found' }, null], `${method} ${path}`)
+        assert.deepEqual(
+          [unmatched.status, unmatched.body, unmatched.headers.get('allow')],
+          [404, { error: 'Not found' }, null],
+          `${method} ${path}`
+        )
       }
     }
     const withParam = await call(served.base, '/api/kill/abc', { method: 'GET', headers: auth })
@@ -216,7 +284,9 @@ describe('gates over HTTP', () => {
   test('loopback callers are exempt from the rate limit', async () => {
     const small = await serve({ rateLimit: { max: 2, windowMs: 60_000 } })
     try {
-      const statuses = await Promise.all(Array.from({ length: 6 }, () => call(small.base, '/api/status', { headers: auth }).then((r) => r.status)))
+      const statuses = await Promise.all(
+        Array.from({ length: 6 }, () => call(small.base, '/api/status', { headers: auth }).then((r) => r.status))
+      )
       assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200])
     } finally {
       await small.app.close()
@@ -226,11 +296,14 @@ describe('gates over HTTP', () => {
 
 describe('gates for a non-loopback peer (socket address given to inject)', () => {
   let served: Served
-  before(async () => { served = await serve({ rateLimit: { max: 3, windowMs: 60_000 } }) })
+  before(async () => {
+    served = await serve({ rateLimit: { max: 3, windowMs: 60_000 } })
+  })
   after(() => served.app.close())
 
   test('429 with Retry-After past the limit, per client, before the bearer check; /health is not limited', async () => {
-    const from = (remoteAddress: string, url = '/api/status', headers: Record<string, string> = auth) => served.app.inject({ url, remoteAddress, headers })
+    const from = (remoteAddress: string, url = '/api/status', headers: Record<string, string> = auth) =>
+      served.app.inject({ url, remoteAddress, headers })
     for (let i = 0; i < 3; i++) assert.equal((await from('203.0.113.5')).statusCode, 200)
     const limited = await from('203.0.113.5')
     assert.equal(limited.statusCode, 429)

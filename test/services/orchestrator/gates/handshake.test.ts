@@ -6,14 +6,30 @@ import { afterEach, beforeEach, test } from 'node:test'
 import { handshakeFile, readHandshake, removeHandshake, writeHandshake } from '../../../../src/services/orchestrator/runtime/handshake.js'
 
 let root: string
-beforeEach(() => { root = fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-handshake-')) })
+beforeEach(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-handshake-'))
+})
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }))
 
 test('serve.json is written 0600 with pid, port, host, version, startedAt, tokenFile, and removed on close', () => {
-  const file = writeHandshake({ projectRoot: root, port: 3100, host: '127.0.0.1', version: '0.1.0', tokenFile: '/x/api-token', clock: () => new Date('2026-01-02T03:04:05Z') })
+  const file = writeHandshake({
+    projectRoot: root,
+    port: 3100,
+    host: '127.0.0.1',
+    version: '0.1.0',
+    tokenFile: '/x/api-token',
+    clock: () => new Date('2026-01-02T03:04:05Z')
+  })
   assert.equal(file, path.join(root, '.quartet', 'runtime', 'serve.json'))
   assert.equal(fs.statSync(file).mode & 0o777, 0o600)
-  assert.deepEqual(readHandshake(root), { pid: process.pid, port: 3100, host: '127.0.0.1', version: '0.1.0', startedAt: '2026-01-02T03:04:05.000Z', tokenFile: '/x/api-token' })
+  assert.deepEqual(readHandshake(root), {
+    pid: process.pid,
+    port: 3100,
+    host: '127.0.0.1',
+    version: '0.1.0',
+    startedAt: '2026-01-02T03:04:05.000Z',
+    tokenFile: '/x/api-token'
+  })
   assert.deepEqual(fs.readdirSync(path.dirname(file)), ['serve.json'])
   assert.equal(removeHandshake(root), true)
   assert.equal(fs.existsSync(file), false)

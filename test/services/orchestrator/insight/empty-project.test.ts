@@ -14,12 +14,25 @@ test('an empty git project answers every insight route honestly and without data
     return response.json
   }
   assert.deepEqual(await get('/api/agents'), [])
-  assert.deepEqual(await get('/api/routing/distribution'), { agents: { entries: [], total: 0 }, skills: { entries: [], total: 0 }, warnings: [], totalOutcomes: 0 })
+  assert.deepEqual(await get('/api/routing/distribution'), {
+    agents: { entries: [], total: 0 },
+    skills: { entries: [], total: 0 },
+    warnings: [],
+    totalOutcomes: 0
+  })
   assert.deepEqual(await get('/api/coverage'), { history: [], budget: { perSprint: null } })
 
   const docs = await get('/api/docs/health')
   // README.md is the only file: there is no code it could fall behind.
-  assert.deepEqual(docs.rows.map((r: { path: string; state: string; doc_rank: number; lastCodeCommit: unknown }) => [r.path, r.state, r.doc_rank, r.lastCodeCommit]), [['README.md', 'EXEMPT', 0, null]])
+  assert.deepEqual(
+    docs.rows.map((r: { path: string; state: string; doc_rank: number; lastCodeCommit: unknown }) => [
+      r.path,
+      r.state,
+      r.doc_rank,
+      r.lastCodeCommit
+    ]),
+    [['README.md', 'EXEMPT', 0, null]]
+  )
   assert.equal(docs.heatmap.length, 25)
   assert.deepEqual(nonZeroCells(docs.heatmap), ['0/EXEMPT=1'])
 
@@ -27,7 +40,11 @@ test('an empty git project answers every insight route honestly and without data
   assert.deepEqual(health.counts, { EVALUATION_FAULT: 0, EVALUATE_ABORTED: 0, EVALUATE_PREMATURE: 0, RESULT_CONTRACT_DRIFT: 0 })
   assert.deepEqual([health.lastEventAt, health.sprintsScanned, health.clean], [null, 0, true])
 
-  assert.deepEqual(await get('/api/limits'), { unavailable: true, reason: 'no usage windows configured: add limits.windows to .quartet/config.json', windows: [] })
+  assert.deepEqual(await get('/api/limits'), {
+    unavailable: true,
+    reason: 'no usage windows configured: add limits.windows to .quartet/config.json',
+    windows: []
+  })
 
   const kpi = await get('/api/kpi')
   assert.equal(kpi.sprintId, null)
@@ -45,7 +62,14 @@ test('an empty git project answers every insight route honestly and without data
   assert.deepEqual(await get('/api/git/status'), { branch: 'main', ahead: 0, behind: 0, entries: [], clean: true, taskBranches: [] })
   assert.deepEqual(await get('/api/git/diff'), { text: '', truncated: false })
   const proposal = await get('/api/git/proposal')
-  assert.deepEqual(proposal, { note: 'clean', files: [], insertions: 0, deletions: 0, suggestedMessage: 'quartet: run local changes', taskBranches: [] })
+  assert.deepEqual(proposal, {
+    note: 'clean',
+    files: [],
+    insertions: 0,
+    deletions: 0,
+    suggestedMessage: 'quartet: run local changes',
+    taskBranches: []
+  })
 
   const doctor = await get('/api/doctor')
   assert.equal(doctor.ok, false)
@@ -66,7 +90,15 @@ test('a project that is not a git repository: git and docs views say so; one age
   const sprintId = await runSprintToEnd(orch)
   const get = async (url: string) => (await orch.call('GET', url)).json
 
-  assert.deepEqual(await get('/api/git/status'), { note: 'not-a-git-repo', branch: null, ahead: 0, behind: 0, entries: [], clean: true, taskBranches: [] })
+  assert.deepEqual(await get('/api/git/status'), {
+    note: 'not-a-git-repo',
+    branch: null,
+    ahead: 0,
+    behind: 0,
+    entries: [],
+    clean: true,
+    taskBranches: []
+  })
   assert.deepEqual(await get('/api/git/diff?staged=1'), { note: 'not-a-git-repo', text: '', truncated: false })
   const proposal = await get('/api/git/proposal?intent=Ship%20it')
   assert.deepEqual([proposal.note, proposal.files, proposal.suggestedMessage], ['not-a-git-repo', [], 'Ship it'])
@@ -84,8 +116,18 @@ test('a project that is not a git repository: git and docs views say so; one age
 
   // No coverage command configured: nothing is run or stored, the sprint shows coverage null.
   const projectId = await orch.repositories.projects.ensure(orch.project.root)
-  const recorded = await recordSprintCoverage({ repositories: orch.repositories, projectId, sprintId, projectRoot: orch.project.root, config: loadProjectConfig(orch.project.root).config, platform: nodePlatform() })
+  const recorded = await recordSprintCoverage({
+    repositories: orch.repositories,
+    projectId,
+    sprintId,
+    projectRoot: orch.project.root,
+    config: loadProjectConfig(orch.project.root).config,
+    platform: nodePlatform()
+  })
   assert.equal(recorded, null)
-  assert.deepEqual(await get('/api/coverage'), { history: [{ sprintId, coverage: null, tasks: 1, completed: 1 }], budget: { perSprint: null } })
+  assert.deepEqual(await get('/api/coverage'), {
+    history: [{ sprintId, coverage: null, tasks: 1, completed: 1 }],
+    budget: { perSprint: null }
+  })
   assert.deepEqual(await get('/api/debt'), { content: '' })
 })

@@ -8,10 +8,14 @@ export async function runSprintToEnd(orch: OrchestratorHarness): Promise<string>
   const started = await orch.call('POST', '/api/start')
   assert.equal(started.status, 202, started.body)
   const projectId = await orch.repositories.projects.ensure(orch.project.root)
-  await eventually(async () => {
-    const sprint = await orch.repositories.sprints.latest(projectId)
-    return sprint?.status === 'COMPLETE' || sprint?.status === 'ABORTED'
-  }, 90_000, 'the sprint to end')
+  await eventually(
+    async () => {
+      const sprint = await orch.repositories.sprints.latest(projectId)
+      return sprint?.status === 'COMPLETE' || sprint?.status === 'ABORTED'
+    },
+    90_000,
+    'the sprint to end'
+  )
   await eventually(async () => (await orch.repositories.jobs.get(started.json.jobId))?.active === 0, 20_000, 'the job to finish')
   return planned.json.id as string
 }

@@ -10,11 +10,24 @@ test('quartet memory add, import, search and show work on the project without a 
   const project = createTempProject()
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-memory-cli-'))
   const pg = await isolatedDatabaseEnv('memcli')
-  after(async () => { fs.rmSync(dataDir, { recursive: true, force: true }); await pg.cleanup() })
+  after(async () => {
+    fs.rmSync(dataDir, { recursive: true, force: true })
+    await pg.cleanup()
+  })
   const env = { QUARTET_DATA_DIR: dataDir, DATABASE_URL: pg.DATABASE_URL, LOG_LEVEL: 'silent' }
   const quartet = (...args: string[]) => runCli(['memory', ...args, '--project', project.root], env)
 
-  const added = await quartet('add', '--title', 'Retry flaky provider calls', '--type', 'decision', '--content', 'Back off exponentially on 429 and 5xx.', '--tags', 'providers,retry')
+  const added = await quartet(
+    'add',
+    '--title',
+    'Retry flaky provider calls',
+    '--type',
+    'decision',
+    '--content',
+    'Back off exponentially on 429 and 5xx.',
+    '--tags',
+    'providers,retry'
+  )
   assert.equal(added.code, 0, added.stderr)
   const id = /^added #(\d+) \(decision\) Retry flaky provider calls$/m.exec(added.stdout)?.[1]
   assert.ok(id, added.stdout)

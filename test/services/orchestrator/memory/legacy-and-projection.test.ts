@@ -6,11 +6,21 @@ import { note, q, seedEntries } from './helpers.js'
 
 test('legacy search keeps its array shape; held reads are 409 and failed ones 503, never an empty array', async () => {
   const orch = await startOrchestrator()
-  const ids = await seedEntries(orch, [note('lint rules', 'eslint flat config'), note('lint speed', 'cache the lint results'), note('huge manual', 'manual '.repeat(9000))])
+  const ids = await seedEntries(orch, [
+    note('lint rules', 'eslint flat config'),
+    note('lint speed', 'cache the lint results'),
+    note('huge manual', 'manual '.repeat(9000))
+  ])
   const ok = await orch.call('GET', `/api/memory/search?${q({ q: 'lint' })}`)
   assert.equal(ok.status, 200)
   assert.ok(Array.isArray(ok.json))
-  assert.deepEqual(ok.json.map((item: any) => Object.keys(item).sort()), [['entry', 'relevance'], ['entry', 'relevance']])
+  assert.deepEqual(
+    ok.json.map((item: any) => Object.keys(item).sort()),
+    [
+      ['entry', 'relevance'],
+      ['entry', 'relevance']
+    ]
+  )
   assert.deepEqual(ok.json.map((item: any) => item.entry.id).sort(), [ids[0], ids[1]].sort())
   assert.deepEqual((await orch.call('GET', `/api/memory/search?${q({ q: 'nomatch' })}`)).json, [])
 
@@ -25,7 +35,10 @@ test('legacy search keeps its array shape; held reads are 409 and failed ones 50
   assert.equal(projection.json.schemaVersion, 1)
   assert.equal(projection.json.view.state, 'AVAILABLE')
   assert.match(projection.json.content, /^# Memory\n\n## lint speed\n\ncache the lint results\n\n## lint rules\n\neslint flat config/)
-  assert.match(projection.json.content, /## Deferred[\s\S]*#\d+ huge manual \(BYTE_LIMIT\): GET \/api\/memory\/detail\?v=1&ref=memory-read-detail-v1\./)
+  assert.match(
+    projection.json.content,
+    /## Deferred[\s\S]*#\d+ huge manual \(BYTE_LIMIT\): GET \/api\/memory\/detail\?v=1&ref=memory-read-detail-v1\./
+  )
 
   // The store breaks: v1 answers HOLD QUERY_FAILED (200), legacy a typed 503, the projection a HOLD text.
   await sql`alter table orch_memory_entries rename to orch_memory_entries_gone`.execute(orch.database.db)

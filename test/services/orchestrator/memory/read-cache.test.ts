@@ -8,16 +8,34 @@ import type { MemoryRepository } from '../../../../src/services/orchestrator/sta
 import { localScope, note, q, seedEntries, v1 } from './helpers.js'
 
 const WORDS = ['lint', 'cache', 'retry', 'deploy', 'schema', 'flaky', 'index', 'budget']
-const QUERIES = [{ v: '1', q: 'lint cache' }, { v: '1', q: 'retry', mode: 'and' }, { v: '1', q: 'deploy schema flaky', limit: '3' }, { v: '1' }]
+const QUERIES = [
+  { v: '1', q: 'lint cache' },
+  { v: '1', q: 'retry', mode: 'and' },
+  { v: '1', q: 'deploy schema flaky', limit: '3' },
+  { v: '1' }
+]
 
 test('a one-off query is not kept: a stream of different queries leaves the kept pages alone', async () => {
   const orch = await startOrchestrator()
   const scope = await localScope(orch)
-  await seedEntries(orch, WORDS.map((word, i) => note(`${word} note`, `${word} ${WORDS[(i + 1) % WORDS.length]}`)))
+  await seedEntries(
+    orch,
+    WORDS.map((word, i) => note(`${word} note`, `${word} ${WORDS[(i + 1) % WORDS.length]}`))
+  )
   const repository = orch.repositories.memory
   let searches = 0
-  const counted: MemoryRepository = { ...repository, search: (...args) => { searches++; return repository.search(...args) } }
-  const kept = createMemoryReadService({ repository: counted, sealer: createTokenSealer(loadOrCreateMemoryKey(orch.config.dataDir, scope.projectId)), cachedPages: 2 })
+  const counted: MemoryRepository = {
+    ...repository,
+    search: (...args) => {
+      searches++
+      return repository.search(...args)
+    }
+  }
+  const kept = createMemoryReadService({
+    repository: counted,
+    sealer: createTokenSealer(loadOrCreateMemoryKey(orch.config.dataDir, scope.projectId)),
+    cachedPages: 2
+  })
   const principalScope = { kind: 'local-project' as const, projectId: scope.projectId, tenantId: 'local' }
   const hot = { v: '1', q: 'lint' }
   await kept.search(principalScope, 'api', hot)
@@ -35,7 +53,13 @@ test('a kept search answer is exactly what a fresh read gives, through writes in
   const repository = orch.repositories.memory
   let searches = 0
   // The real repository, counting the ranked reads the kept answers save.
-  const counted: MemoryRepository = { ...repository, search: (...args) => { searches++; return repository.search(...args) } }
+  const counted: MemoryRepository = {
+    ...repository,
+    search: (...args) => {
+      searches++
+      return repository.search(...args)
+    }
+  }
   const sealer = createTokenSealer(loadOrCreateMemoryKey(orch.config.dataDir, scope.projectId))
   // Small pages, so that cursors have pages to walk.
   const limits = { maxEntries: 3, maxCandidates: 6, maxBytes: 32_768, maxLines: 200 }
@@ -44,9 +68,15 @@ test('a kept search answer is exactly what a fresh read gives, through writes in
   const principalScope = { kind: 'local-project' as const, projectId: scope.projectId, tenantId: 'local' }
 
   let seed = 7
-  const random = (n: number) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n }
+  const random = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648
+    return seed % n
+  }
   const text = (n: number) => Array.from({ length: n }, () => WORDS[random(WORDS.length)]).join(' ')
-  await seedEntries(orch, Array.from({ length: 30 }, (_, i) => note(`note ${i} ${text(2)}`, text(12))))
+  await seedEntries(
+    orch,
+    Array.from({ length: 30 }, (_, i) => note(`note ${i} ${text(2)}`, text(12)))
+  )
 
   for (let step = 0; step < 12; step++) {
     for (const params of QUERIES) {
@@ -70,10 +100,10 @@ test('a kept search answer is exactly what a fresh read gives, through writes in
   const pageParams = { v: '1', q: 'lint cache retry deploy' }
   const walk = async () => {
     const cursors: string[] = []
-    let view = await kept.search(principalScope, 'api', pageParams) as { nextCursor: string | null }
+    let view = (await kept.search(principalScope, 'api', pageParams)) as { nextCursor: string | null }
     while (view.nextCursor) {
       cursors.push(view.nextCursor)
-      view = await kept.search(principalScope, 'api', { ...pageParams, cursor: view.nextCursor }) as { nextCursor: string | null }
+      view = (await kept.search(principalScope, 'api', { ...pageParams, cursor: view.nextCursor })) as { nextCursor: string | null }
     }
     return cursors
   }
@@ -95,16 +125,26 @@ test('a kept search answer is exactly what a fresh read gives, through writes in
   assert.deepEqual(crowd[0], await fresh.search(principalScope, 'api', QUERIES[0]!))
 })
 
-test('a write by another process (the CLI) shows in the server\'s next search at once', async () => {
+test("a write by another process (the CLI) shows in the server's next search at once", async () => {
   const orch = await startOrchestrator()
   await seedEntries(orch, [note('lint speed', 'cache the lint results')])
   const url = `/api/memory/search?${q({ v: '1', q: 'lint' })}`
   const first = await v1(orch, url)
-  assert.deepEqual(first.entries.map((e: { entry: { title: string } }) => e.entry.title), ['lint speed'])
+  assert.deepEqual(
+    first.entries.map((e: { entry: { title: string } }) => e.entry.title),
+    ['lint speed']
+  )
   assert.deepEqual(await v1(orch, url), first)
 
-  const env = { QUARTET_DATA_DIR: orch.config.dataDir, LOG_LEVEL: 'silent', ...(orch.config.databaseUrl ? { DATABASE_URL: orch.config.databaseUrl } : {}) }
-  const added = await runCli(['memory', 'add', '--title', 'lint rules', '--type', 'memory', '--content', 'eslint flat config', '--project', orch.project.root], env)
+  const env = {
+    QUARTET_DATA_DIR: orch.config.dataDir,
+    LOG_LEVEL: 'silent',
+    ...(orch.config.databaseUrl ? { DATABASE_URL: orch.config.databaseUrl } : {})
+  }
+  const added = await runCli(
+    ['memory', 'add', '--title', 'lint rules', '--type', 'memory', '--content', 'eslint flat config', '--project', orch.project.root],
+    env
+  )
   assert.equal(added.code, 0, added.stderr)
   const after = await v1(orch, url)
   assert.deepEqual(after.entries.map((e: { entry: { title: string } }) => e.entry.title).sort(), ['lint rules', 'lint speed'])
@@ -140,8 +180,12 @@ test('a search that arrives while a version read is under way waits for a read t
   await kept.search(principalScope, 'api', params)
 
   let release: () => void = () => {}
-  hold = new Promise((resolve) => { release = resolve })
-  const started = new Promise<void>((resolve) => { readStarted = resolve })
+  hold = new Promise((resolve) => {
+    release = resolve
+  })
+  const started = new Promise<void>((resolve) => {
+    readStarted = resolve
+  })
   const early = kept.search(principalScope, 'api', params)
   await started
   await repository.record(scope, note('lint rules', 'eslint flat config'))

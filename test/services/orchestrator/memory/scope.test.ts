@@ -13,13 +13,22 @@ import { note, q, seedEntries } from './helpers.js'
 /** A second project served from the same data directory and database: another principal, through the same gate and service wiring. */
 async function secondServer(orch: Awaited<ReturnType<typeof startOrchestrator>>) {
   const project = createTempProject()
-  const config = loadConfig({
-    QUARTET_DATA_DIR: orch.config.dataDir, LOG_LEVEL: 'silent', QUARTET_PROJECT: project.root,
-    ...(orch.config.databaseUrl ? { DATABASE_URL: orch.config.databaseUrl } : {})
-  }, {}, configFragments())
+  const config = loadConfig(
+    {
+      QUARTET_DATA_DIR: orch.config.dataDir,
+      LOG_LEVEL: 'silent',
+      QUARTET_PROJECT: project.root,
+      ...(orch.config.databaseUrl ? { DATABASE_URL: orch.config.databaseUrl } : {})
+    },
+    {},
+    configFragments()
+  )
   const { app, release } = await buildService(orchestratorService, config, orch.database)
   await app.ready()
-  after(async () => { await app.close(); await release() })
+  after(async () => {
+    await app.close()
+    await release()
+  })
   const token = fs.readFileSync(path.join(project.root, '.quartet', 'runtime', 'api-token'), 'utf8').trim()
   const call = async (url: string, bearer = token) => {
     const response = await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${bearer}` } })
@@ -28,13 +37,17 @@ async function secondServer(orch: Awaited<ReturnType<typeof startOrchestrator>>)
   return { project, call, token }
 }
 
-test('two principals (two projects on one database) never see each other\'s entries, cursors or refs', async () => {
+test("two principals (two projects on one database) never see each other's entries, cursors or refs", async () => {
   const a = await startOrchestrator()
   const b = await secondServer(a)
-  const idsA = await seedEntries(a, Array.from({ length: 60 }, (_, i) => note(`shared secret ${i}`, 'alpha side '.repeat(3000 * (i === 0 ? 1 : 0) + 1))))
+  const idsA = await seedEntries(
+    a,
+    Array.from({ length: 60 }, (_, i) => note(`shared secret ${i}`, 'alpha side '.repeat(3000 * (i === 0 ? 1 : 0) + 1)))
+  )
   const projectB = await a.repositories.projects.ensure(b.project.root)
   const idsB: number[] = []
-  for (let i = 0; i < 3; i++) idsB.push((await a.repositories.memory.record({ projectId: projectB, tenantId: 'local' }, note(`shared secret b${i}`, 'beta side'))).id)
+  for (let i = 0; i < 3; i++)
+    idsB.push((await a.repositories.memory.record({ projectId: projectB, tenantId: 'local' }, note(`shared secret b${i}`, 'beta side'))).id)
 
   const viewA = (await a.call('GET', `/api/memory/search?${q({ v: '1', q: 'shared secret', limit: '2' })}`)).json.view
   const viewB = (await b.call(`/api/memory/search?${q({ v: '1', q: 'shared secret', limit: '2' })}`)).json.view
@@ -46,17 +59,24 @@ test('two principals (two projects on one database) never see each other\'s entr
 
   // A URL parameter cannot select the other scope: unknown parameters are ignored.
   for (const param of ['tenant', 'tenantId', 'tenant_id', 'projectId', 'scope']) {
-    const view = (await b.call(`/api/memory/search?${q({ v: '1', q: 'shared secret', [param]: String(a.repositories ? idsA[0] : 0) })}&${param}=local`)).json.view
-    assert.ok(allIds(view).every((id: number) => idsB.includes(id)), param)
+    const view = (
+      await b.call(`/api/memory/search?${q({ v: '1', q: 'shared secret', [param]: String(a.repositories ? idsA[0] : 0) })}&${param}=local`)
+    ).json.view
+    assert.ok(
+      allIds(view).every((id: number) => idsB.includes(id)),
+      param
+    )
   }
-  const legacyB = (await b.call(`/api/memory/search?${q({ q: 'alpha' })}`))
+  const legacyB = await b.call(`/api/memory/search?${q({ q: 'alpha' })}`)
   assert.deepEqual([legacyB.status, legacyB.json], [200, []])
 
   // A's cursor and refs are foreign to B (another key, another scope), and the other way round.
   assert.ok(viewA.nextCursor)
-  const foreignCursor = (await b.call(`/api/memory/search?${q({ v: '1', q: 'shared secret', limit: '2', cursor: viewA.nextCursor })}`)).json.view
+  const foreignCursor = (await b.call(`/api/memory/search?${q({ v: '1', q: 'shared secret', limit: '2', cursor: viewA.nextCursor })}`)).json
+    .view
   assert.deepEqual([foreignCursor.state, foreignCursor.reasonCode], ['HOLD', 'CURSOR_INVALID'])
-  const refA: string = viewA.deferred[0]?.detailRef ?? (await a.call('GET', `/api/memory/search?${q({ v: '1', q: 'alpha' })}`)).json.view.deferred[0].detailRef
+  const refA: string =
+    viewA.deferred[0]?.detailRef ?? (await a.call('GET', `/api/memory/search?${q({ v: '1', q: 'alpha' })}`)).json.view.deferred[0].detailRef
   const foreignRef = (await b.call(`/api/memory/detail?${q({ v: '1', ref: refA })}`)).json.detail
   assert.deepEqual([foreignRef.state, foreignRef.reasonCode], ['HOLD', 'DETAIL_REFERENCE_INVALID'])
   assert.equal((await a.call('GET', `/api/memory/detail?${q({ v: '1', ref: refA })}`)).json.detail.state, 'AVAILABLE')

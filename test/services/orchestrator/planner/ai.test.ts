@@ -12,9 +12,23 @@ before(async () => {
 })
 after(() => server.close())
 
-const agent = (): ProviderAgent => ({ kind: 'openai-compatible', base_url: server.baseUrl, model: 'planner', price_per_mtok: { input: 1, output: 1 } })
+const agent = (): ProviderAgent => ({
+  kind: 'openai-compatible',
+  base_url: server.baseUrl,
+  model: 'planner',
+  price_per_mtok: { input: 1, output: 1 }
+})
 const task = (key: unknown, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
-  key, title: `Task ${String(key)}`, description: 'do it', dependencies: [], files: ['src/x.ts'], goCriteria: ['works'], noGoCriteria: [], priority: 'normal', expectChange: true, ...extra
+  key,
+  title: `Task ${String(key)}`,
+  description: 'do it',
+  dependencies: [],
+  files: ['src/x.ts'],
+  goCriteria: ['works'],
+  noGoCriteria: [],
+  priority: 'normal',
+  expectChange: true,
+  ...extra
 })
 const DIRECTIVES = 'Intro text.\n\n## Task 1: From the blocks\nDo the thing.\n'
 
@@ -27,7 +41,18 @@ test('ai planner: a valid list in a ```json fence becomes PlannedTasks (keys as 
   server.replies.push(openAiAnswer(`Plan:\n\`\`\`json\n${JSON.stringify(list)}\n\`\`\``, { prompt_tokens: 200, completion_tokens: 100 }))
   const result = await planWithAi({ agent: agent(), directives: DIRECTIVES, agentNames: ['coder'], platform: nodePlatform })
   assert.equal(result.attempts, 1)
-  assert.deepEqual(result.tasks[0], { key: '1', title: 'Task 1', description: 'do it', dependencies: [], files: ['src/x.ts'], goCriteria: ['works'], noGoCriteria: [], priority: 'HIGH', agent: 'coder', expectChange: true })
+  assert.deepEqual(result.tasks[0], {
+    key: '1',
+    title: 'Task 1',
+    description: 'do it',
+    dependencies: [],
+    files: ['src/x.ts'],
+    goCriteria: ['works'],
+    noGoCriteria: [],
+    priority: 'HIGH',
+    agent: 'coder',
+    expectChange: true
+  })
   assert.deepEqual(result.tasks[1]?.dependencies, ['1'])
   assert.equal(result.tasks[1]?.expectChange, false)
   assert.deepEqual(result.usage, { inputTokens: 200, outputTokens: 100, costUsd: 0.0003, model: 'planner' })
@@ -39,22 +64,34 @@ test('ai planner: a valid list in a ```json fence becomes PlannedTasks (keys as 
 
 test('ai planner: an invalid first list is sent back with its errors; the corrected second list is used', async () => {
   const bad = [task(1, { priority: 'urgent' }), { key: 2, title: 'no fields' }]
-  server.replies.push(openAiAnswer(JSON.stringify(bad)), openAiAnswer(JSON.stringify({ tasks: [task(1), task(2, { dependencies: ['1'] })] })))
+  server.replies.push(
+    openAiAnswer(JSON.stringify(bad)),
+    openAiAnswer(JSON.stringify({ tasks: [task(1), task(2, { dependencies: ['1'] })] }))
+  )
   const result = await planWithAi({ agent: agent(), directives: DIRECTIVES, agentNames: [], platform: nodePlatform })
   assert.equal(result.attempts, 2)
-  assert.deepEqual(result.tasks.map((t) => t.key), ['1', '2'])
+  assert.deepEqual(
+    result.tasks.map((t) => t.key),
+    ['1', '2']
+  )
   assert.equal(result.usage.inputTokens, 20)
   const retry = server.requests.at(-1)!.body.messages
   assert.equal(retry.length, 4)
   assert.equal(retry[2].role, 'assistant')
   assert.match(retry[3].content, /task\[0\]\.priority: must be one of "critical", "high", "normal", "low"/)
-  assert.match(retry[3].content, /task\[1\]: must have required properties description, dependencies, files, goCriteria, noGoCriteria, priority, expectChange\n/)
+  assert.match(
+    retry[3].content,
+    /task\[1\]: must have required properties description, dependencies, files, goCriteria, noGoCriteria, priority, expectChange\n/
+  )
 })
 
 test('ai planner: two invalid answers → PlanError naming the last problems (a cycle, an unknown agent)', async () => {
   const cyclic = JSON.stringify([task('a', { dependencies: ['b'] }), task('b', { dependencies: ['a'], agent: 'ghost' })])
   server.replies.push(openAiAnswer('I cannot produce JSON today.'), openAiAnswer(cyclic))
-  const error = await planWithAi({ agent: agent(), directives: DIRECTIVES, agentNames: ['coder'], platform: nodePlatform }).then(() => null, (e: unknown) => e)
+  const error = await planWithAi({ agent: agent(), directives: DIRECTIVES, agentNames: ['coder'], platform: nodePlatform }).then(
+    () => null,
+    (e: unknown) => e
+  )
   assert.ok(error instanceof PlanError)
   assert.deepEqual(error.errors, ['task b names unknown agent "ghost" (configured: coder)', 'dependency cycle: Task a → Task b → Task a'])
 })
@@ -63,7 +100,9 @@ test('readTaskList: no JSON, broken JSON, empty list are refused with a reason',
   assert.deepEqual(readTaskList('nothing here', []).errors, ['the answer holds no JSON array'])
   assert.match(readTaskList('[{"key": 1,', []).errors?.[0] ?? '', /does not parse/)
   assert.match(readTaskList('[]', []).errors?.[0] ?? '', /^the list: /)
-  assert.deepEqual(readTaskList(JSON.stringify([{ ...task(1), owner: 'me' }]), []).errors, ['task[0]: must not have additional properties (owner)'])
+  assert.deepEqual(readTaskList(JSON.stringify([{ ...task(1), owner: 'me' }]), []).errors, [
+    'task[0]: must not have additional properties (owner)'
+  ])
 })
 
 test('planSprint structured: the blocks, or a PlanError listing lines; no blocks is an error', async () => {
@@ -71,14 +110,30 @@ test('planSprint structured: the blocks, or a PlanError listing lines; no blocks
   assert.equal(ok.plan.mode, 'structured')
   assert.equal(ok.context, 'Intro text.')
   assert.equal(ok.usage, null)
-  const broken = await planSprint({ mode: 'structured', directives: '## Task 1: a\nPriority: soon\n', config: config({}), platform: nodePlatform }).then(() => null, (e: unknown) => e)
+  const broken = await planSprint({
+    mode: 'structured',
+    directives: '## Task 1: a\nPriority: soon\n',
+    config: config({}),
+    platform: nodePlatform
+  }).then(
+    () => null,
+    (e: unknown) => e
+  )
   assert.ok(broken instanceof PlanError)
   assert.deepEqual(broken.errors, ['line 2: Task 1: unknown priority "soon" (use critical, high, normal or low)'])
   await assert.rejects(planSprint({ mode: 'structured', directives: 'just prose', config: config({}), platform: nodePlatform }), PlanError)
 })
 
 test('planSprint ai: refused without a provider agent, or when planner.agent is a command agent', async () => {
-  await assert.rejects(planSprint({ mode: 'ai', directives: DIRECTIVES, config: config({ cli: { kind: 'command', preset: 'claude' } }), platform: nodePlatform }), /no provider agent is configured/)
+  await assert.rejects(
+    planSprint({
+      mode: 'ai',
+      directives: DIRECTIVES,
+      config: config({ cli: { kind: 'command', preset: 'claude' } }),
+      platform: nodePlatform
+    }),
+    /no provider agent is configured/
+  )
   const cfg = config({ cli: { kind: 'command', preset: 'claude' }, llm: agent() }, { mode: 'ai', agent: 'cli' })
   await assert.rejects(planSprint({ mode: 'ai', directives: DIRECTIVES, config: cfg, platform: nodePlatform }), /is a command agent/)
 })
@@ -98,7 +153,12 @@ test('planSprint auto: provider answering → ai; unreachable → structured; fa
   const gone = await startScriptedServer()
   const goneUrl = gone.baseUrl
   await gone.close()
-  const unreachable = await planSprint({ mode: 'auto', directives: DIRECTIVES, config: config({ llm: { ...agent(), base_url: goneUrl } }), platform: nodePlatform })
+  const unreachable = await planSprint({
+    mode: 'auto',
+    directives: DIRECTIVES,
+    config: config({ llm: { ...agent(), base_url: goneUrl } }),
+    platform: nodePlatform
+  })
   assert.equal(unreachable.plan.mode, 'structured')
   assert.match(unreachable.warnings[0] ?? '', /planner agent "llm" did not answer \(.*ECONNREFUSED\)/)
 
@@ -106,5 +166,8 @@ test('planSprint auto: provider answering → ai; unreachable → structured; fa
   const failed = await planSprint({ mode: 'auto', directives: DIRECTIVES, config: config({ llm: agent() }), platform: nodePlatform })
   assert.equal(failed.plan.mode, 'structured')
   assert.match(failed.warnings[0] ?? '', /planner agent "llm" failed \(.*HTTP 400: context too long\)/)
-  assert.deepEqual(failed.plan.tasks.map((t) => t.title), ['From the blocks'])
+  assert.deepEqual(
+    failed.plan.tasks.map((t) => t.title),
+    ['From the blocks']
+  )
 })

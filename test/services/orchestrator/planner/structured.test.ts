@@ -41,7 +41,10 @@ test('structured: every option is read, fences and other headings respected, con
   const { plan, context, errors } = parseDirectives(FULL)
   assert.deepEqual(errors, [])
   assert.equal(plan.mode, 'structured')
-  assert.deepEqual(plan.tasks.map((t) => t.key), ['1', '2', '3'])
+  assert.deepEqual(
+    plan.tasks.map((t) => t.key),
+    ['1', '2', '3']
+  )
   const [one, two, three] = plan.tasks
   assert.deepEqual(one, {
     key: '1',
@@ -90,11 +93,23 @@ test('structured: duplicate key, unknown dependency, unknown priority, empty tit
     { line: 7, message: 'task 2 names unknown agent "ghost" (configured: claude)' },
     { line: 8, message: 'task heading must look like "## Task N: title" or "## Task N - title"' }
   ])
-  assert.deepEqual(plan.tasks.map((t) => t.key), ['1', '2'])
+  assert.deepEqual(
+    plan.tasks.map((t) => t.key),
+    ['1', '2']
+  )
 })
 
 test('structured: a dependency cycle is named, once, starting at its first task; self-dependency too', () => {
-  const md = ['## Task 1: a', 'Depends on: 3', '## Task 2: b', 'Depends on: 1', '## Task 3: c', 'Depends on: 2', '## Task 4: d', 'Depends on: 4'].join('\n')
+  const md = [
+    '## Task 1: a',
+    'Depends on: 3',
+    '## Task 2: b',
+    'Depends on: 1',
+    '## Task 3: c',
+    'Depends on: 2',
+    '## Task 4: d',
+    'Depends on: 4'
+  ].join('\n')
   const { errors } = parseDirectives(md)
   assert.deepEqual(errors, [
     { line: 1, message: 'dependency cycle: Task 1 → Task 3 → Task 2 → Task 1' },
@@ -120,17 +135,26 @@ test('structured: CRLF input, en-dash separator, "none" dependencies, repeated s
 test('structured: a byte-order mark does not hide the first task heading', () => {
   const parsed = parseDirectives('\uFEFF## Task 1: first\r\nbody\r\n')
   assert.deepEqual(parsed.errors, [])
-  assert.deepEqual(parsed.plan.tasks.map((t) => [t.key, t.title, t.description]), [['1', 'first', 'body']])
+  assert.deepEqual(
+    parsed.plan.tasks.map((t) => [t.key, t.title, t.description]),
+    [['1', 'first', 'body']]
+  )
 })
 
 test('structured: a task heading without its key is an error on its line, not silent context', () => {
   const parsed = parseDirectives('# Sprint\n## Task list\nprose\n## Task: add a flag\nbody\n## Task - docs\n')
-  assert.deepEqual(parsed.errors.map((e) => e.line), [4, 6])
+  assert.deepEqual(
+    parsed.errors.map((e) => e.line),
+    [4, 6]
+  )
   assert.match(parsed.errors[0]!.message, /## Task N: title/)
   assert.deepEqual(parsed.plan.tasks, [])
 })
 
 test('structured: each repeated task key is reported on its own heading line', () => {
   const parsed = parseDirectives('## Task 1: a\n## Task 1: b\n## Task 1: c\n')
-  assert.deepEqual(parsed.errors, [{ line: 2, message: 'duplicate task key "1"' }, { line: 3, message: 'duplicate task key "1"' }])
+  assert.deepEqual(parsed.errors, [
+    { line: 2, message: 'duplicate task key "1"' },
+    { line: 3, message: 'duplicate task key "1"' }
+  ])
 })

@@ -7,7 +7,9 @@ const NEW_ROUTES = /^\/api\/(process|missions|rpc)(\/|$)/
 
 test('fuzz: process, missions and RPC routes never answer 5xx, always {error} on 4xx, and rejected writes change nothing', async () => {
   // Accepted submissions park (approval-required), so the fuzzer never starts agent jobs.
-  const orch = await startOrchestrator({ config: { agents: { sh: { kind: 'command', argv: ['/bin/true'] } }, default_agent: 'sh', process: { policy: 'approval-required' } } })
+  const orch = await startOrchestrator({
+    config: { agents: { sh: { kind: 'command', argv: ['/bin/true'] } }, default_agent: 'sh', process: { policy: 'approval-required' } }
+  })
   let accepted = 0
   const report = await fuzzService({
     app: orch.app,
@@ -18,7 +20,9 @@ test('fuzz: process, missions and RPC routes never answer 5xx, always {error} on
     isErrorBody: (body) => typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string',
     runsPerOperation: Number(process.env.FUZZ_RUNS ?? 60),
     skip: (_method, path) => !NEW_ROUTES.test(path),
-    onAccepted: () => { accepted++ }
+    onAccepted: () => {
+      accepted++
+    }
   })
   assert.ok(report.requests >= 5 * 60 * 0.9, `only ${report.requests} requests were sent`)
   assert.equal(Object.keys(report.byStatus).filter((s) => Number(s) >= 500).length, 0, JSON.stringify(report.byStatus))

@@ -24,7 +24,16 @@ test('effect classes follow the description keywords, then the kind, then the sc
 
 test('risk-tagged runs only pure and reversible work; approval-required parks all; auto runs all', () => {
   const classes = ['critical-irreversible', 'compensable', 'idempotent', 'reversible', 'pure'] as const
-  assert.deepEqual(classes.map((c) => decide('risk-tagged', c)), ['park', 'park', 'park', 'run', 'run'])
-  assert.deepEqual(classes.map((c) => decide('approval-required', c)), ['park', 'park', 'park', 'park', 'park'])
-  assert.deepEqual(classes.map((c) => decide('auto', c)), ['run', 'run', 'run', 'run', 'run'])
+  assert.deepEqual(
+    classes.map((c) => decide('risk-tagged', c)),
+    ['park', 'park', 'park', 'run', 'run']
+  )
+  assert.deepEqual(
+    classes.map((c) => decide('approval-required', c)),
+    ['park', 'park', 'park', 'park', 'park']
+  )
+  assert.deepEqual(
+    classes.map((c) => decide('auto', c)),
+    ['run', 'run', 'run', 'run', 'run']
+  )
 })

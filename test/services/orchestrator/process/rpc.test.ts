@@ -22,8 +22,18 @@ async function errorOf(orch: OrchestratorHarness, method: string, params?: unkno
 test('malformed envelopes answer 400 {error: "Invalid RPC request: …"}; every typed error code answers 200, and none writes', async () => {
   const orch = await startOrchestrator({ config: { agents: { sh: AGENT }, default_agent: 'sh' } })
   const before = await snapshotTables(orch.database, 'orch_')
-  for (const body of [[], 'x', 7, null, {}, { id: '', version: '1.0', method: 'limits.get' }, { id: 1, version: '1.0', method: 'limits.get' },
-    { id: 'a', method: 'limits.get' }, { id: 'a', version: '1.0' }, { id: 'a', version: '1.0', method: 'limits.get', extra: 1 }]) {
+  for (const body of [
+    [],
+    'x',
+    7,
+    null,
+    {},
+    { id: '', version: '1.0', method: 'limits.get' },
+    { id: 1, version: '1.0', method: 'limits.get' },
+    { id: 'a', method: 'limits.get' },
+    { id: 'a', version: '1.0' },
+    { id: 'a', version: '1.0', method: 'limits.get', extra: 1 }
+  ]) {
     const answer = await orch.call('POST', '/api/rpc', body)
     assert.equal(answer.status, 400, `${JSON.stringify(body)} → ${answer.body}`)
     assert.match(answer.json.error, /^Invalid RPC request: /)
@@ -37,7 +47,11 @@ test('malformed envelopes answer 400 {error: "Invalid RPC request: …"}; every 
   assert.deepEqual([resume.code, resume.data], ['METHOD_NOT_IMPLEMENTED', { method: 'session.resume' }])
   const invalid = await errorOf(orch, 'approval.decide', { decision: 'maybe', extra: true })
   assert.equal(invalid.code, 'INVALID_PARAMS')
-  assert.deepEqual(invalid.data.errors, ['extra is not a parameter of this method', 'requestId is required', 'decision must be one of allow, deny, defer, escalate'])
+  assert.deepEqual(invalid.data.errors, [
+    'extra is not a parameter of this method',
+    'requestId is required',
+    'decision must be one of allow, deny, defer, escalate'
+  ])
   assert.equal((await errorOf(orch, 'limits.get', [])).code, 'INVALID_PARAMS')
   assert.equal((await errorOf(orch, 'run.start-detached', { command: 'rm -rf /' })).code, 'INVALID_PARAMS')
   assert.equal((await errorOf(orch, 'run.start-detached', { command: 'run', env: { A: 'b' } })).code, 'INVALID_PARAMS')
@@ -56,7 +70,12 @@ test('malformed envelopes answer 400 {error: "Invalid RPC request: …"}; every 
 test('CONFLICT and NOT_FOUND from the engine and approvals; INTERNAL_ERROR when the database fails', async () => {
   const orch = await startOrchestrator({
     env: { QUARTET_CONTROL_MUTATIONS: '1' },
-    config: { agents: { sh: AGENT }, default_agent: 'sh', approval: { api_decide: true }, limits: { windows: [{ name: 'day', hours: 24, tokens: 1000 }] } }
+    config: {
+      agents: { sh: AGENT },
+      default_agent: 'sh',
+      approval: { api_decide: true },
+      limits: { windows: [{ name: 'day', hours: 24, tokens: 1000 }] }
+    }
   })
   const nothing = await errorOf(orch, 'run.start-detached', { command: 'run' })
   assert.equal(nothing.code, 'CONFLICT')
@@ -88,10 +107,14 @@ test('run.start-detached starts the planned sprint as a detached job; run.status
   const runId = started.json.result.runId as string
   const job = await orch.repositories.jobs.get(Number(runId))
   assert.equal(job?.sprint_id, started.json.result.sprintId)
-  const state = await eventually(async () => {
-    const s = (await call(orch, 'run.status', { runId })).json.result
-    return s.state === 'completed' ? s : null
-  }, 60_000, 'the run to complete')
+  const state = await eventually(
+    async () => {
+      const s = (await call(orch, 'run.status', { runId })).json.result
+      return s.state === 'completed' ? s : null
+    },
+    60_000,
+    'the run to complete'
+  )
   assert.ok(state.startedAt && state.finishedAt)
   const missions = (await orch.call('GET', '/api/missions')).json.missions
   assert.equal(missions.length, 1)

@@ -27,7 +27,12 @@ test('load: a missing file gives the defaults, no errors', () => {
 })
 
 test('load: the file is deep-merged over the defaults', () => {
-  const raw = { engine: { max_workers: 4 }, agents: { claude: { kind: 'command', preset: 'claude' } }, default_agent: 'claude', extra_key: true }
+  const raw = {
+    engine: { max_workers: 4 },
+    agents: { claude: { kind: 'command', preset: 'claude' } },
+    default_agent: 'claude',
+    extra_key: true
+  }
   const result = loadProjectConfig(project(JSON.stringify(raw)))
   assert.deepEqual(result.errors, [])
   assert.equal(result.config.engine.max_workers, 4)
@@ -42,7 +47,10 @@ test('load: unreadable JSON names the file and the line and column', () => {
   assert.equal(result.exists, true)
   assert.equal(result.raw, null)
   assert.equal(result.errors.length, 1)
-  assert.match(result.errors[0]!.message, new RegExp(`^${projectConfigPath(root).replace(/[.]/g, '\\.')}: invalid JSON at line 4, column 3`))
+  assert.match(
+    result.errors[0]!.message,
+    new RegExp(`^${projectConfigPath(root).replace(/[.]/g, '\\.')}: invalid JSON at line 4, column 3`)
+  )
   assert.match(loadProjectConfig(project('[1, 2]')).errors[0]!.message, /must hold a JSON object/)
 })
 
@@ -77,7 +85,9 @@ test('load: schema errors per field, agents checked by their kind, references ch
 })
 
 test('merge: objects merge, arrays replace, null deletes; written atomically with mode 0600 and no temp files left', () => {
-  const root = project(JSON.stringify({ engine: { max_workers: 3 }, limits: { windows: [{ name: 'a', hours: 5 }] }, api_auth_token: 'x'.repeat(20) }))
+  const root = project(
+    JSON.stringify({ engine: { max_workers: 3 }, limits: { windows: [{ name: 'a', hours: 5 }] }, api_auth_token: 'x'.repeat(20) })
+  )
   const result = mergeProjectConfig(root, {
     engine: { use_worktrees: false },
     limits: { windows: [{ name: 'week', hours: 168, usd: 20 }] },
@@ -91,7 +101,11 @@ test('merge: objects merge, arrays replace, null deletes; written atomically wit
     limits: { windows: [{ name: 'week', hours: 168, usd: 20 }] },
     agents: { ol: { kind: 'ollama', base_url: 'http://127.0.0.1:11434', model: 'qwen' } }
   })
-  assert.ok(result.ok && result.config.engine.max_attempts === DEFAULT_PROJECT_CONFIG.engine.max_attempts && result.config.engine.use_worktrees === false)
+  assert.ok(
+    result.ok &&
+      result.config.engine.max_attempts === DEFAULT_PROJECT_CONFIG.engine.max_attempts &&
+      result.config.engine.use_worktrees === false
+  )
   assert.equal(fs.statSync(projectConfigPath(root)).mode & 0o777, 0o600)
   assert.deepEqual(fs.readdirSync(path.join(root, '.quartet')), ['config.json'])
 })

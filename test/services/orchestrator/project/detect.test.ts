@@ -31,7 +31,10 @@ test('detectAgents: executables on PATH become command agents; a live ollama giv
   const bin = fakeBin()
   const ollama = await startScriptedServer({ body: { models: [{ name: 'qwen2.5-coder:7b' }, { name: 'llama3' }] } })
   try {
-    const { agents, notes } = await detectAgents(nodePlatform, { PATH: `/nonexistent${path.delimiter}${bin}`, OLLAMA_HOST: ollama.baseUrl.replace('http://', '') })
+    const { agents, notes } = await detectAgents(nodePlatform, {
+      PATH: `/nonexistent${path.delimiter}${bin}`,
+      OLLAMA_HOST: ollama.baseUrl.replace('http://', '')
+    })
     assert.deepEqual(agents, {
       claude: { kind: 'command', preset: 'claude' },
       aider: { kind: 'command', preset: 'aider' },
@@ -65,7 +68,10 @@ test('ollamaBaseUrl: default, host only, host:port, URL, 0.0.0.0', () => {
 test('initProject: writes the detected agents (0600), excludes .quartet/ in git once, never overwrites', () => {
   const root = tempDir('init')
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: root })
-  const first = initProject(root, { claude: { kind: 'command', preset: 'claude' }, ollama: { kind: 'ollama', base_url: 'http://127.0.0.1:11434', model: 'm' } })
+  const first = initProject(root, {
+    claude: { kind: 'command', preset: 'claude' },
+    ollama: { kind: 'ollama', base_url: 'http://127.0.0.1:11434', model: 'm' }
+  })
   assert.deepEqual(first, { configPath: projectConfigPath(root), configCreated: true, agents: ['claude', 'ollama'], gitExclude: 'added' })
   const loaded = loadProjectConfig(root)
   assert.deepEqual(loaded.errors, [])

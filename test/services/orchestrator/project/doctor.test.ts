@@ -37,14 +37,25 @@ test('doctor on a git project: git, repository, data dir, config, command agent 
     })
     assert.equal(merged.ok, true)
     const dataDir = path.join(tempDir('data'), 'nested')
-    const report = await runDoctor({ root, dataDir, configResult: loadProjectConfig(root), platform: nodePlatform, env: { PATH: `${bin}${path.delimiter}${gitDir}` } })
+    const report = await runDoctor({
+      root,
+      dataDir,
+      configResult: loadProjectConfig(root),
+      platform: nodePlatform,
+      env: { PATH: `${bin}${path.delimiter}${gitDir}` }
+    })
     const byName = Object.fromEntries(report.checks.map((c) => [c.name, c]))
     assert.equal(report.ok, true)
     assert.match(byName.git!.message, /^git version /)
     assert.deepEqual([byName['git repository']!.passed, byName['git repository']!.required], [true, false])
     assert.deepEqual([byName['data directory']!.passed, fs.readdirSync(dataDir)], [true, []])
     assert.equal(byName['project config']!.message, '.quartet/config.json is valid')
-    assert.deepEqual(byName['agent claude'], { name: 'agent claude', passed: true, message: `claude → ${path.join(bin, 'claude')}`, required: true })
+    assert.deepEqual(byName['agent claude'], {
+      name: 'agent claude',
+      passed: true,
+      message: `claude → ${path.join(bin, 'claude')}`,
+      required: true
+    })
     assert.deepEqual(byName['agent custom'], { name: 'agent custom', passed: false, message: 'my-agent is not on PATH', required: false })
     assert.deepEqual([byName['agent llm']!.passed, byName['agent llm']!.required], [true, false])
     assert.equal(provider.requests[0]?.url, '/v1/models')
@@ -59,7 +70,13 @@ test('doctor on a non-git dir: not a repository (not required), no agents, unwri
   fs.writeFileSync(blocker, '')
   fs.mkdirSync(path.join(root, '.quartet'))
   fs.writeFileSync(path.join(root, '.quartet/config.json'), '{"engine": {"max_workers": "many"}}')
-  const report = await runDoctor({ root, dataDir: path.join(blocker, 'data'), configResult: loadProjectConfig(root), platform: nodePlatform, env: { PATH: gitDir } })
+  const report = await runDoctor({
+    root,
+    dataDir: path.join(blocker, 'data'),
+    configResult: loadProjectConfig(root),
+    platform: nodePlatform,
+    env: { PATH: gitDir }
+  })
   const byName = Object.fromEntries(report.checks.map((c) => [c.name, c]))
   assert.equal(report.ok, false)
   assert.equal(byName.git!.passed, true)
@@ -74,7 +91,13 @@ test('doctor with a config file that is not valid JSON: the agents check points 
   const root = tempDir('badjson')
   fs.mkdirSync(path.join(root, '.quartet'))
   fs.writeFileSync(path.join(root, '.quartet/config.json'), '{"agents": {"sh": {"kind": "command", "argv": ["sh"]}}')
-  const report = await runDoctor({ root, dataDir: path.join(root, 'data'), configResult: loadProjectConfig(root), platform: nodePlatform, env: { PATH: gitDir } })
+  const report = await runDoctor({
+    root,
+    dataDir: path.join(root, 'data'),
+    configResult: loadProjectConfig(root),
+    platform: nodePlatform,
+    env: { PATH: gitDir }
+  })
   const agents = report.checks.find((c) => c.name === 'agents')!
   assert.equal(agents.passed, false)
   assert.match(agents.message, /config\.json is invalid/)
@@ -83,9 +106,18 @@ test('doctor with a config file that is not valid JSON: the agents check points 
 
 test('doctor without git on PATH: the git check fails and is required', async () => {
   const root = tempDir('nogit')
-  const report = await runDoctor({ root, dataDir: path.join(root, 'data'), configResult: loadProjectConfig(root), platform: nodePlatform, env: { PATH: tempDir('emptybin') } })
+  const report = await runDoctor({
+    root,
+    dataDir: path.join(root, 'data'),
+    configResult: loadProjectConfig(root),
+    platform: nodePlatform,
+    env: { PATH: tempDir('emptybin') }
+  })
   const git = report.checks.find((c) => c.name === 'git')!
   assert.deepEqual([git.passed, git.required, report.ok], [false, true, false])
   assert.match(git.message, /git is not available: .*ENOENT/)
-  assert.equal(report.checks.find((c) => c.name === 'project config')?.message, 'no .quartet/config.json: built-in defaults in use (run quartet init)')
+  assert.equal(
+    report.checks.find((c) => c.name === 'project config')?.message,
+    'no .quartet/config.json: built-in defaults in use (run quartet init)'
+  )
 })

@@ -18,14 +18,22 @@ function openai(extra: Partial<ProviderAgent> = {}): ProviderAgent {
 }
 
 async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(() => null, (e: unknown) => e)
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e
+  )
   assert.ok(error instanceof ProviderError, `expected a ProviderError, got ${String(error)}`)
   return error
 }
 
 test('openai-compatible: POST /v1/chat/completions with bearer and settings; usage and price-based cost', async () => {
   server.replies.push(openAiAnswer('hi there', { prompt_tokens: 1000, completion_tokens: 500 }))
-  const result = await chat(openai({ temperature: 0.2, max_tokens: 64, price_per_mtok: { input: 3, output: 15 } }), messages, { env }, nodePlatform)
+  const result = await chat(
+    openai({ temperature: 0.2, max_tokens: 64, price_per_mtok: { input: 3, output: 15 } }),
+    messages,
+    { env },
+    nodePlatform
+  )
   const request = server.requests.at(-1)!
   assert.equal(request.method, 'POST')
   assert.equal(request.url, '/v1/chat/completions')
@@ -35,15 +43,23 @@ test('openai-compatible: POST /v1/chat/completions with bearer and settings; usa
   assert.deepEqual(result.usage, { inputTokens: 1000, outputTokens: 500, costUsd: 0.0105, model: 'test-model' })
 })
 
-test('openai-compatible: base_url ending in /v1 is not doubled; a reported usage.cost wins over the price; no price → null cost', async () => {
-  server.replies.push(openAiAnswer('a', { prompt_tokens: 3, completion_tokens: 4, cost: 0.25 }), openAiAnswer('b'))
-  const priced = await chat(openai({ base_url: `${server.baseUrl}/v1/`, price_per_mtok: { input: 1, output: 1 } }), messages, { env }, nodePlatform)
-  assert.equal(server.requests.at(-1)!.url, '/v1/chat/completions')
-  assert.equal(priced.usage.costUsd, 0.25)
-  const unpriced = await chat(openai({ api_key_env: undefined }), messages, {}, nodePlatform)
-  assert.equal(unpriced.usage.costUsd, null)
-  assert.equal(server.requests.at(-1)!.headers.authorization, undefined)
-})
+test(
+  'openai-compatible: base_url ending in /v1 is not doubled; ' + 'a reported usage.cost wins over the price; no price → null cost',
+  async () => {
+    server.replies.push(openAiAnswer('a', { prompt_tokens: 3, completion_tokens: 4, cost: 0.25 }), openAiAnswer('b'))
+    const priced = await chat(
+      openai({ base_url: `${server.baseUrl}/v1/`, price_per_mtok: { input: 1, output: 1 } }),
+      messages,
+      { env },
+      nodePlatform
+    )
+    assert.equal(server.requests.at(-1)!.url, '/v1/chat/completions')
+    assert.equal(priced.usage.costUsd, 0.25)
+    const unpriced = await chat(openai({ api_key_env: undefined }), messages, {}, nodePlatform)
+    assert.equal(unpriced.usage.costUsd, null)
+    assert.equal(server.requests.at(-1)!.headers.authorization, undefined)
+  }
+)
 
 test('errors: 429 with Retry-After is transient with the delay; 500 transient; 400 not; malformed JSON not', async () => {
   server.replies.push({ status: 429, headers: { 'retry-after': '7' }, body: { error: { message: 'slow down' } } })

@@ -11,8 +11,15 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-difftask-'))
 after(() => fs.rmSync(dir, { recursive: true, force: true }))
 
 const task: PlannedTask = {
-  key: '4', title: 'Rename the thing', description: 'Rename old to new.', dependencies: [], files: ['src/a.ts', 'src/new.ts'],
-  goCriteria: ['tests pass'], noGoCriteria: ['public API changes'], priority: 'NORMAL', expectChange: true
+  key: '4',
+  title: 'Rename the thing',
+  description: 'Rename old to new.',
+  dependencies: [],
+  files: ['src/a.ts', 'src/new.ts'],
+  goCriteria: ['tests pass'],
+  noGoCriteria: ['public API changes'],
+  priority: 'NORMAL',
+  expectChange: true
 }
 
 test('extractUnifiedDiff: a ```diff block, an untagged fenced diff, a raw diff; null for prose and markdown rules', () => {
@@ -43,17 +50,24 @@ test('readScopedFiles: plain paths (missing ones included), directories, globs; 
     { path: 'src/deep/b.ts', content: 'b\n' },
     { path: 'src/new.ts', content: null }
   ])
-  assert.deepEqual(readScopedFiles(dir, ['src/*.ts']).map((f) => f.path), ['src/a.ts'])
+  assert.deepEqual(
+    readScopedFiles(dir, ['src/*.ts']).map((f) => f.path),
+    ['src/a.ts']
+  )
 })
 
 test('buildDiffPrompt: task, criteria, file contents capped per file and in total, the one-diff instruction', () => {
   const big = 'x'.repeat(500)
-  const [system, user] = buildDiffPrompt(task, [
-    { path: 'src/a.ts', content: 'old\n' },
-    { path: 'src/big.ts', content: big },
-    { path: 'src/late.ts', content: 'late' },
-    { path: 'src/new.ts', content: null }
-  ], { perFileChars: 300, totalChars: 304, maxFiles: 10 })
+  const [system, user] = buildDiffPrompt(
+    task,
+    [
+      { path: 'src/a.ts', content: 'old\n' },
+      { path: 'src/big.ts', content: big },
+      { path: 'src/late.ts', content: 'late' },
+      { path: 'src/new.ts', content: null }
+    ],
+    { perFileChars: 300, totalChars: 304, maxFiles: 10 }
+  )
   assert.equal(system?.role, 'system')
   assert.match(system!.content, /exactly ONE unified diff/)
   assert.match(system!.content, /a\/ and b\/ prefixes/)

@@ -36,7 +36,9 @@ export interface ScriptedServer {
   close(): Promise<void>
 }
 
-export async function startScriptedServer(fallback: Reply = { status: 404, body: { error: 'no reply scripted' } }): Promise<ScriptedServer> {
+export async function startScriptedServer(
+  fallback: Reply = { status: 404, body: { error: 'no reply scripted' } }
+): Promise<ScriptedServer> {
   const state: ScriptedServer = { baseUrl: '', requests: [], replies: [], fallback, close: async () => {} }
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = []
@@ -66,10 +68,11 @@ export async function startScriptedServer(fallback: Reply = { status: 404, body:
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   state.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  state.close = () => new Promise<void>((resolve) => {
-    server.closeAllConnections()
-    server.close(() => resolve())
-  })
+  state.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections()
+      server.close(() => resolve())
+    })
   return state
 }
 

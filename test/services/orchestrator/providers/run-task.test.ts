@@ -34,39 +34,75 @@ function gitRepo(): string {
 }
 
 const task: PlannedTask = {
-  key: '1', title: 'Greet louder', description: 'Say HELLO.', dependencies: [], files: ['src/greet.ts'],
-  goCriteria: ['greeting is HELLO'], noGoCriteria: [], priority: 'NORMAL', expectChange: true
+  key: '1',
+  title: 'Greet louder',
+  description: 'Say HELLO.',
+  dependencies: [],
+  files: ['src/greet.ts'],
+  goCriteria: ['greeting is HELLO'],
+  noGoCriteria: [],
+  priority: 'NORMAL',
+  expectChange: true
 }
 
 function input(dir: string, signal: AbortSignal = new AbortController().signal): TaskRunInput & { beats: string[] } {
   const beats: string[] = []
   return {
-    projectRoot: dir, sprintId: 's1', taskId: 't1', task, attempt: 1, logFile: path.join(dir, '..', `${path.basename(dir)}.log`),
-    logCapBytes: 1 << 20, timeoutMs: 5000, signal,
-    onHeartbeat: (beat) => beats.push(beat.currentAction), onProcess: () => {}, onUsage: () => {}, beats
+    projectRoot: dir,
+    sprintId: 's1',
+    taskId: 't1',
+    task,
+    attempt: 1,
+    logFile: path.join(dir, '..', `${path.basename(dir)}.log`),
+    logCapBytes: 1 << 20,
+    timeoutMs: 5000,
+    signal,
+    onHeartbeat: (beat) => beats.push(beat.currentAction),
+    onProcess: () => {},
+    onUsage: () => {},
+    beats
   }
 }
 
-const agent = (): ProviderAgent => ({ kind: 'openai-compatible', base_url: server.baseUrl, model: 'coder', price_per_mtok: { input: 1, output: 2 } })
-const GOOD = '--- a/src/greet.ts\n+++ b/src/greet.ts\n@@ -1,2 +1,2 @@\n-export const greeting = "hello"\n+export const greeting = "HELLO"\n export const target = "world"\n'
-
-test('runProviderTask: a valid diff is applied, the file changes, the prompt carried the file, the log holds answer and outcome', async () => {
-  const dir = gitRepo()
-  const run = input(dir)
-  temp.push(run.logFile)
-  server.replies.push(openAiAnswer(`Here:\n\`\`\`diff\n${GOOD}\`\`\``, { prompt_tokens: 100, completion_tokens: 50 }))
-  const result = await runProviderTask(run, agent(), dir, nodePlatform)
-  assert.deepEqual(result, { status: 'applied', reason: 'diff applied to 1 file(s)', usage: { inputTokens: 100, outputTokens: 50, costUsd: 0.0002, model: 'test-model' }, transient: false, filesChanged: ['src/greet.ts'] })
-  assert.equal(fs.readFileSync(path.join(dir, 'src/greet.ts'), 'utf8'), 'export const greeting = "HELLO"\nexport const target = "world"\n')
-  const prompt = server.requests.at(-1)!.body.messages[1].content as string
-  assert.match(prompt, /export const greeting = "hello"/)
-  const log = fs.readFileSync(run.logFile, 'utf8')
-  assert.match(log, /```diff/)
-  assert.match(log, /applied to src\/greet\.ts/)
-  assert.deepEqual(run.beats, ['asking coder for a diff', 'applying the diff', 'diff applied'])
+const agent = (): ProviderAgent => ({
+  kind: 'openai-compatible',
+  base_url: server.baseUrl,
+  model: 'coder',
+  price_per_mtok: { input: 1, output: 2 }
 })
+const GOOD =
+  '--- a/src/greet.ts\n+++ b/src/greet.ts\n@@ -1,2 +1,2 @@\n' +
+  '-export const greeting = "hello"\n+export const greeting = "HELLO"\n export const target = "world"\n'
 
-test('runProviderTask: a diff whose context does not match → not_applicable with git\'s reason, nothing changed', async () => {
+test(
+  'runProviderTask: a valid diff is applied, the file changes, ' + 'the prompt carried the file, the log holds answer and outcome',
+  async () => {
+    const dir = gitRepo()
+    const run = input(dir)
+    temp.push(run.logFile)
+    server.replies.push(openAiAnswer(`Here:\n\`\`\`diff\n${GOOD}\`\`\``, { prompt_tokens: 100, completion_tokens: 50 }))
+    const result = await runProviderTask(run, agent(), dir, nodePlatform)
+    assert.deepEqual(result, {
+      status: 'applied',
+      reason: 'diff applied to 1 file(s)',
+      usage: { inputTokens: 100, outputTokens: 50, costUsd: 0.0002, model: 'test-model' },
+      transient: false,
+      filesChanged: ['src/greet.ts']
+    })
+    assert.equal(
+      fs.readFileSync(path.join(dir, 'src/greet.ts'), 'utf8'),
+      'export const greeting = "HELLO"\nexport const target = "world"\n'
+    )
+    const prompt = server.requests.at(-1)!.body.messages[1].content as string
+    assert.match(prompt, /export const greeting = "hello"/)
+    const log = fs.readFileSync(run.logFile, 'utf8')
+    assert.match(log, /```diff/)
+    assert.match(log, /applied to src\/greet\.ts/)
+    assert.deepEqual(run.beats, ['asking coder for a diff', 'applying the diff', 'diff applied'])
+  }
+)
+
+test("runProviderTask: a diff whose context does not match → not_applicable with git's reason, nothing changed", async () => {
   const dir = gitRepo()
   const run = input(dir)
   temp.push(run.logFile)

@@ -33,8 +33,10 @@ function git(cwd: string, ...args: string[]): string {
 }
 
 /** A task whose agent is `sh -c <script>` run in the task's worktree by the real executor. */
-const agentTask = (key: string, script: string, dependencies: string[] = []): PlannedTask & { script: string } =>
-  ({ ...shellTask(key, script, { dependencies, expectChange: true, agent: `agent-${key}` }), script })
+const agentTask = (key: string, script: string, dependencies: string[] = []): PlannedTask & { script: string } => ({
+  ...shellTask(key, script, { dependencies, expectChange: true, agent: `agent-${key}` }),
+  script
+})
 
 /** Runs a sprint in a fresh repository with the real executor: one worktree and branch per task. */
 async function runInRepo(name: string, tasks: Array<PlannedTask & { script: string }>) {
@@ -52,16 +54,30 @@ async function runInRepo(name: string, tasks: Array<PlannedTask & { script: stri
   const { sprint } = await repos.sprints.createFromPlan(projectId, planOf(tasks), { title: name, directivesDigest: null })
   const { job } = await repos.jobs.startJob(projectId, sprint.id, { resume: false })
   const dataDir = path.join(tmp, `${name}-data`)
-  const executeTask = createExecutor({ platform: { spawn, fetch, clock: () => new Date() }, config, dataDir, runProviderTask: () => Promise.reject(new Error('none')) })
+  const executeTask = createExecutor({
+    platform: { spawn, fetch, clock: () => new Date() },
+    config,
+    dataDir,
+    runProviderTask: () => Promise.reject(new Error('none'))
+  })
   const result = await runSprint({
-    repositories: repos, projectId, sprintId: sprint.id, jobId: job.id, executeTask, config, projectRoot: root, dataDir,
-    gitMode: true, clock: () => new Date(), signal: new AbortController().signal
+    repositories: repos,
+    projectId,
+    sprintId: sprint.id,
+    jobId: job.id,
+    executeTask,
+    config,
+    projectRoot: root,
+    dataDir,
+    gitMode: true,
+    clock: () => new Date(),
+    signal: new AbortController().signal
   })
   const rows = await repos.tasks.listBySprint(sprint.id)
   return { root, result, tasks: new Map(rows.map((row) => [row.key, row])) }
 }
 
-test('a dependent task starts from its dependency\'s work: task 2 sees the file task 1 wrote', async () => {
+test("a dependent task starts from its dependency's work: task 2 sees the file task 1 wrote", async () => {
   const { root, result, tasks } = await runInRepo('chain', [
     agentTask('1', 'echo one > one.txt'),
     agentTask('2', 'test "$(cat one.txt)" = one && echo two > two.txt', ['1'])

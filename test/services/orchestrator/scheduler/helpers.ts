@@ -4,7 +4,18 @@ import { DEFAULT_PROJECT_CONFIG, type ProjectConfig } from '../../../../src/serv
 
 /** A planned task whose description is the shell command the test executor runs. */
 export function shellTask(key: string, command: string, extra: Partial<PlannedTask> = {}): PlannedTask {
-  return { key, title: `task ${key}`, description: command, dependencies: [], files: [], goCriteria: [], noGoCriteria: [], priority: 'NORMAL', expectChange: false, ...extra }
+  return {
+    key,
+    title: `task ${key}`,
+    description: command,
+    dependencies: [],
+    files: [],
+    goCriteria: [],
+    noGoCriteria: [],
+    priority: 'NORMAL',
+    expectChange: false,
+    ...extra
+  }
 }
 
 export function planOf(tasks: PlannedTask[]): Plan {

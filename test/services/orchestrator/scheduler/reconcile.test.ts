@@ -32,7 +32,10 @@ after(async () => {
 
 async function runningJobOn(host: string, name: string) {
   const projectId = await repos.projects.ensure(path.join(tmp, name))
-  const { sprint, tasks } = await repos.sprints.createFromPlan(projectId, planOf([shellTask('1', 'true'), shellTask('2', 'true')]), { title: name, directivesDigest: null })
+  const { sprint, tasks } = await repos.sprints.createFromPlan(projectId, planOf([shellTask('1', 'true'), shellTask('2', 'true')]), {
+    title: name,
+    directivesDigest: null
+  })
   const { job } = await repos.jobs.startJob(projectId, sprint.id, { resume: false })
   // The pid of this test process: alive, so only the heartbeat can tell a job elsewhere is dead.
   await repos.jobs.markRunning(job.id, process.pid, host)
@@ -65,7 +68,10 @@ test('a queued job that never started is orphaned after 30 s; an empty project i
   const projectId = await repos.projects.ensure(path.join(tmp, 'never'))
   const empty = await control.statusView(projectId)
   assert.deepEqual([empty.lifecycle, empty.sprint, empty.progress, empty.recoveryCommand], ['IDLE', null, null, null])
-  const { sprint } = await repos.sprints.createFromPlan(projectId, planOf([shellTask('1', 'true')]), { title: 'never', directivesDigest: null })
+  const { sprint } = await repos.sprints.createFromPlan(projectId, planOf([shellTask('1', 'true')]), {
+    title: 'never',
+    directivesDigest: null
+  })
   const { job } = await repos.jobs.startJob(projectId, sprint.id, { resume: false })
   assert.equal((await control.statusView(projectId)).lifecycle, 'ACTIVE')
   now += 31_000
@@ -79,19 +85,35 @@ test('killTask cancels one running task, kills its agent group, blocks its depen
   const control = createRunControl({ repositories: repos, clock: realClock, killGraceMs: 500 })
   const root = fs.mkdtempSync(path.join(tmp, 'killtask-'))
   const projectId = await repos.projects.ensure(root)
-  const { sprint } = await repos.sprints.createFromPlan(projectId, planOf([
-    shellTask('1', 'sleep 30 & echo $! > "$OUT/sleep.pid"; wait'),
-    shellTask('2', 'true', { dependencies: ['1'] }),
-    shellTask('3', 'echo ok > "$OUT/three"')
-  ]), { title: 'kt', directivesDigest: null })
+  const { sprint } = await repos.sprints.createFromPlan(
+    projectId,
+    planOf([
+      shellTask('1', 'sleep 30 & echo $! > "$OUT/sleep.pid"; wait'),
+      shellTask('2', 'true', { dependencies: ['1'] }),
+      shellTask('3', 'echo ok > "$OUT/three"')
+    ]),
+    { title: 'kt', directivesDigest: null }
+  )
   const { job } = await repos.jobs.startJob(projectId, sprint.id, { resume: false })
   const running = runSprint({
-    repositories: createOrchestratorRepositories(database.db as OrchestratorDb, realClock), projectId, sprintId: sprint.id, jobId: job.id,
-    executeTask: createShellExecutor({ OUT: root }), config: testConfig({ engine: { max_workers: 1 } }), projectRoot: root,
-    dataDir: path.join(root, 'data'), gitMode: true, clock: realClock, signal: new AbortController().signal
+    repositories: createOrchestratorRepositories(database.db as OrchestratorDb, realClock),
+    projectId,
+    sprintId: sprint.id,
+    jobId: job.id,
+    executeTask: createShellExecutor({ OUT: root }),
+    config: testConfig({ engine: { max_workers: 1 } }),
+    projectRoot: root,
+    dataDir: path.join(root, 'data'),
+    gitMode: true,
+    clock: realClock,
+    signal: new AbortController().signal
   })
   const pidFile = path.join(root, 'sleep.pid')
-  while (!fs.existsSync(pidFile) || fs.readFileSync(pidFile, 'utf8').trim() === '' || (await repos.attempts.listRunning({ taskId: `${sprint.id}-1` })).flatMap(pidsOf).length === 0) {
+  while (
+    !fs.existsSync(pidFile) ||
+    fs.readFileSync(pidFile, 'utf8').trim() === '' ||
+    (await repos.attempts.listRunning({ taskId: `${sprint.id}-1` })).flatMap(pidsOf).length === 0
+  ) {
     await new Promise((r) => setTimeout(r, 50))
   }
   const sleepPid = Number(fs.readFileSync(pidFile, 'utf8'))
@@ -102,43 +124,70 @@ test('killTask cancels one running task, kills its agent group, blocks its depen
   assert.equal(result.status, 'COMPLETE')
   assert.equal(await waitGone(sleepPid), true)
   const tasks = await repos.tasks.listBySprint(sprint.id)
-  assert.deepEqual(tasks.map((t) => [t.status, t.reason]), [['CANCELLED', 'killed by user'], ['BLOCKED', 'dependency 1 ended CANCELLED'], ['DONE', 'command exited 0']])
+  assert.deepEqual(
+    tasks.map((t) => [t.status, t.reason]),
+    [
+      ['CANCELLED', 'killed by user'],
+      ['BLOCKED', 'dependency 1 ended CANCELLED'],
+      ['DONE', 'command exited 0']
+    ]
+  )
   assert.equal((await control.killTask(`${sprint.id}-1`)).killed, false)
 })
 
-test('reconcile kills only process groups provably still the recorded ones: a wrong start time or a job pid started later is left alive', async (t) => {
-  // The job row says it started a minute ago; every process below starts now, i.e. after it.
-  const startedAt = Date.now() - 60_000
-  const r = createOrchestratorRepositories(database.db as OrchestratorDb, () => new Date(startedAt))
-  const control = createRunControl({ repositories: r, clock: () => new Date(), killGraceMs: 200 })
-  const sleeper = () => {
-    const child = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' })
-    t.after(() => { try { process.kill(-child.pid!, 'SIGKILL') } catch { /* already gone */ } })
-    return child.pid!
-  }
-  const [jobPid, own, stranger, legacy] = [sleeper(), sleeper(), sleeper(), sleeper()]
-  const projectId = await r.projects.ensure(path.join(tmp, 'reuse'))
-  const { sprint, tasks } = await r.sprints.createFromPlan(projectId, planOf([shellTask('1', 'true'), shellTask('2', 'true'), shellTask('3', 'true')]), { title: 'reuse', directivesDigest: null })
-  const { job } = await r.jobs.startJob(projectId, sprint.id, { resume: false })
-  await r.jobs.markRunning(job.id, jobPid, os.hostname())
-  await r.sprints.setStatus(sprint.id, 'RUNNING')
-  const attempts = []
-  for (const task of tasks) {
-    await r.tasks.transition(task.id, ['PENDING'], 'EXECUTING')
-    attempts.push(await r.attempts.start(task.id, job.id, 1, 'agent'))
-  }
-  await r.attempts.addPid(attempts[0]!.id, own, processStartTicks(own))
-  await r.attempts.addPid(attempts[1]!.id, stranger, processStartTicks(stranger)! + 1)
-  // Rows written before start times were recorded hold plain pids: those groups are killed as before.
-  await database.db.updateTable('orch_attempts').set({ pids: JSON.stringify([legacy]) }).where('id', '=', attempts[2]!.id).execute()
+test(
+  'reconcile kills only process groups provably still the recorded ones: ' + 'a wrong start time or a job pid started later is left alive',
+  async (t) => {
+    // The job row says it started a minute ago; every process below starts now, i.e. after it.
+    const startedAt = Date.now() - 60_000
+    const r = createOrchestratorRepositories(database.db as OrchestratorDb, () => new Date(startedAt))
+    const control = createRunControl({ repositories: r, clock: () => new Date(), killGraceMs: 200 })
+    const sleeper = () => {
+      const child = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' })
+      t.after(() => {
+        try {
+          process.kill(-child.pid!, 'SIGKILL')
+        } catch {
+          /* already gone */
+        }
+      })
+      return child.pid!
+    }
+    const [jobPid, own, stranger, legacy] = [sleeper(), sleeper(), sleeper(), sleeper()]
+    const projectId = await r.projects.ensure(path.join(tmp, 'reuse'))
+    const { sprint, tasks } = await r.sprints.createFromPlan(
+      projectId,
+      planOf([shellTask('1', 'true'), shellTask('2', 'true'), shellTask('3', 'true')]),
+      { title: 'reuse', directivesDigest: null }
+    )
+    const { job } = await r.jobs.startJob(projectId, sprint.id, { resume: false })
+    await r.jobs.markRunning(job.id, jobPid, os.hostname())
+    await r.sprints.setStatus(sprint.id, 'RUNNING')
+    const attempts = []
+    for (const task of tasks) {
+      await r.tasks.transition(task.id, ['PENDING'], 'EXECUTING')
+      attempts.push(await r.attempts.start(task.id, job.id, 1, 'agent'))
+    }
+    await r.attempts.addPid(attempts[0]!.id, own, processStartTicks(own))
+    await r.attempts.addPid(attempts[1]!.id, stranger, processStartTicks(stranger)! + 1)
+    // Rows written before start times were recorded hold plain pids: those groups are killed as before.
+    await database.db
+      .updateTable('orch_attempts')
+      .set({ pids: JSON.stringify([legacy]) })
+      .where('id', '=', attempts[2]!.id)
+      .execute()
 
-  const result = await control.reconcile(projectId)
-  assert.equal(result.orphanedJob, job.id)
-  assert.equal((await r.jobs.get(job.id))?.error, `job process ${jobPid} died`)
-  assert.deepEqual(result.killedPids.sort(), [own, legacy].sort())
-  assert.equal(await waitGone(own), true)
-  assert.equal(await waitGone(legacy), true)
-  assert.equal(processRunning(stranger), true)
-  assert.equal(processRunning(jobPid), true)
-  assert.deepEqual((await r.tasks.listBySprint(sprint.id)).map((task) => task.status), ['ORPHANED', 'ORPHANED', 'ORPHANED'])
-})
+    const result = await control.reconcile(projectId)
+    assert.equal(result.orphanedJob, job.id)
+    assert.equal((await r.jobs.get(job.id))?.error, `job process ${jobPid} died`)
+    assert.deepEqual(result.killedPids.sort(), [own, legacy].sort())
+    assert.equal(await waitGone(own), true)
+    assert.equal(await waitGone(legacy), true)
+    assert.equal(processRunning(stranger), true)
+    assert.equal(processRunning(jobPid), true)
+    assert.deepEqual(
+      (await r.tasks.listBySprint(sprint.id)).map((task) => task.status),
+      ['ORPHANED', 'ORPHANED', 'ORPHANED']
+    )
+  }
+)

@@ -18,29 +18,51 @@ after(() => database.close())
 
 test('sprints: createFromPlan numbers sprints (unique across projects), stores tasks in plan order', async () => {
   const projectId = await repos.projects.ensure('/tmp/repo-sprints')
-  const plan = planOf([shellTask('1', 'true', { files: ['a.ts'], check: ['npm', 'test'], agent: 'x' }), shellTask('2', 'false', { dependencies: ['1'], priority: 'HIGH', expectChange: true })])
+  const plan = planOf([
+    shellTask('1', 'true', { files: ['a.ts'], check: ['npm', 'test'], agent: 'x' }),
+    shellTask('2', 'false', { dependencies: ['1'], priority: 'HIGH', expectChange: true })
+  ])
   const first = await repos.sprints.createFromPlan(projectId, plan, { title: 'one', directivesDigest: 'abc' })
   const second = await repos.sprints.createFromPlan(projectId, plan, { title: 'two', directivesDigest: null })
   assert.equal(first.sprint.id, 's1')
   assert.equal(second.sprint.id, 's2')
-  assert.deepEqual(first.tasks.map((t) => [t.id, t.position, t.status]), [['s1-1', 0, 'PENDING'], ['s1-2', 1, 'PENDING']])
+  assert.deepEqual(
+    first.tasks.map((t) => [t.id, t.position, t.status]),
+    [
+      ['s1-1', 0, 'PENDING'],
+      ['s1-2', 1, 'PENDING']
+    ]
+  )
   assert.deepEqual(toPlannedTask(first.tasks[0]!), plan.tasks[0])
   assert.deepEqual(toPlannedTask(first.tasks[1]!), plan.tasks[1])
   assert.equal((await repos.sprints.latest(projectId))?.id, 's2')
-  assert.deepEqual((await repos.sprints.list(projectId)).map((s) => s.id), ['s2', 's1'])
-  const concurrent = await Promise.all(Array.from({ length: 5 }, () => repos.sprints.createFromPlan(projectId, plan, { title: 'c', directivesDigest: null })))
+  assert.deepEqual(
+    (await repos.sprints.list(projectId)).map((s) => s.id),
+    ['s2', 's1']
+  )
+  const concurrent = await Promise.all(
+    Array.from({ length: 5 }, () => repos.sprints.createFromPlan(projectId, plan, { title: 'c', directivesDigest: null }))
+  )
   assert.deepEqual(concurrent.map((c) => c.sprint.number).sort(), [3, 4, 5, 6, 7])
   // A failing task insert (duplicate key) rolls the sprint back too.
-  await assert.rejects(repos.sprints.createFromPlan(projectId, planOf([shellTask('9', 'true'), shellTask('9', 'true')]), { title: 'bad', directivesDigest: null }))
+  await assert.rejects(
+    repos.sprints.createFromPlan(projectId, planOf([shellTask('9', 'true'), shellTask('9', 'true')]), {
+      title: 'bad',
+      directivesDigest: null
+    })
+  )
   assert.equal((await repos.sprints.latest(projectId))?.number, 7)
 })
 
-test('sprints: createFromPlan stores a plan larger than one statement\'s parameter limit, in order', async () => {
+test("sprints: createFromPlan stores a plan larger than one statement's parameter limit, in order", async () => {
   const projectId = await repos.projects.ensure('/tmp/repo-sprints-large')
   const plan = planOf(Array.from({ length: 3000 }, (_, i) => shellTask(String(i + 1), 'true')))
   const { sprint, tasks } = await repos.sprints.createFromPlan(projectId, plan, { title: 'large', directivesDigest: null })
   assert.equal(tasks.length, 3000)
-  assert.deepEqual(tasks.map((t) => t.position), plan.tasks.map((_, i) => i))
+  assert.deepEqual(
+    tasks.map((t) => t.position),
+    plan.tasks.map((_, i) => i)
+  )
   assert.equal(tasks[2999]!.id, `${sprint.id}-3000`)
 })
 
@@ -80,15 +102,26 @@ test('jobs: 20 concurrent startJob create exactly one active job; finish frees t
 
 test('attempts, heartbeats and usage: pids accumulate, sequence rises, sums per agent and sprint in micro-USD', async () => {
   const projectId = await repos.projects.ensure('/tmp/repo-usage')
-  const { sprint, tasks } = await repos.sprints.createFromPlan(projectId, planOf([shellTask('1', 'true'), shellTask('2', 'true')]), { title: 'u', directivesDigest: null })
+  const { sprint, tasks } = await repos.sprints.createFromPlan(projectId, planOf([shellTask('1', 'true'), shellTask('2', 'true')]), {
+    title: 'u',
+    directivesDigest: null
+  })
   const a1 = await repos.attempts.start(tasks[0]!.id, 1, 1, 'alpha')
   const a2 = await repos.attempts.start(tasks[1]!.id, 1, 1, 'beta')
   await Promise.all([101, 102, 103, 101].map((pid) => repos.attempts.addPid(a1.id, pid, pid * 10)))
   assert.deepEqual(pidsOf((await repos.attempts.get(a1.id))!).sort(), [101, 102, 103])
-  assert.deepEqual(processesOf((await repos.attempts.get(a1.id))!).sort((a, b) => a.pid - b.pid), [
-    { pid: 101, startTicks: 1010 }, { pid: 102, startTicks: 1020 }, { pid: 103, startTicks: 1030 }
+  assert.deepEqual(
+    processesOf((await repos.attempts.get(a1.id))!).sort((a, b) => a.pid - b.pid),
+    [
+      { pid: 101, startTicks: 1010 },
+      { pid: 102, startTicks: 1020 },
+      { pid: 103, startTicks: 1030 }
+    ]
+  )
+  assert.deepEqual(processesOf({ pids: '[7, {"pid": 8, "startTicks": 80}]' }), [
+    { pid: 7, startTicks: null },
+    { pid: 8, startTicks: 80 }
   ])
-  assert.deepEqual(processesOf({ pids: '[7, {"pid": 8, "startTicks": 80}]' }), [{ pid: 7, startTicks: null }, { pid: 8, startTicks: 80 }])
   await repos.attempts.addUsage(a1.id, { inputTokens: 10, outputTokens: 5, costUsd: 0.1 })
   await repos.attempts.addUsage(a1.id, { inputTokens: 1, outputTokens: 1, costUsd: 0.2, model: 'm1' })
   await repos.attempts.addUsage(a2.id, { inputTokens: 7, outputTokens: 3, costUsd: null })
@@ -99,14 +132,26 @@ test('attempts, heartbeats and usage: pids accumulate, sequence rises, sums per 
   ])
   assert.equal((await repos.attempts.get(a2.id))?.cost_micro_usd, null)
   assert.deepEqual(await repos.sprints.addUsage(sprint.id, 25, 300000), { tokensUsed: 25, costMicroUsd: 300000 })
-  assert.deepEqual((await repos.attempts.listRunning({ jobId: 1 })).map((a) => a.id), [a1.id, a2.id])
+  assert.deepEqual(
+    (await repos.attempts.listRunning({ jobId: 1 })).map((a) => a.id),
+    [a1.id, a2.id]
+  )
   assert.equal(await repos.attempts.finish(a1.id, { status: 'DONE', exitCode: 0, reason: 'ok', transient: false, agentMs: 12 }), true)
   assert.equal(await repos.attempts.finish(a1.id, { status: 'NO_GO', exitCode: 1, reason: 'late', transient: false, agentMs: 12 }), false)
-  assert.deepEqual((await repos.attempts.listRunning({ jobId: 1 })).map((a) => a.id), [a2.id])
+  assert.deepEqual(
+    (await repos.attempts.listRunning({ jobId: 1 })).map((a) => a.id),
+    [a2.id]
+  )
 
   const beats = []
-  for (let i = 0; i < 3; i++) beats.push(await repos.heartbeats.upsert(tasks[0]!.id, { workerId: 'w1', status: 'EXECUTING', currentAction: `step ${i}`, filesChangedCount: i }))
-  assert.deepEqual(beats.map((b) => b.sequence), [1, 2, 3])
+  for (let i = 0; i < 3; i++)
+    beats.push(
+      await repos.heartbeats.upsert(tasks[0]!.id, { workerId: 'w1', status: 'EXECUTING', currentAction: `step ${i}`, filesChangedCount: i })
+    )
+  assert.deepEqual(
+    beats.map((b) => b.sequence),
+    [1, 2, 3]
+  )
   assert.equal((await repos.heartbeats.get(tasks[0]!.id))?.current_action, 'step 2')
   assert.equal((await repos.heartbeats.listForSprint(sprint.id)).length, 1)
 })

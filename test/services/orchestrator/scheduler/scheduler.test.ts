@@ -7,7 +7,13 @@ import { createTestDatabase, type TestDatabase } from '../../../helpers/db.js'
 import { orchestratorMigrations } from '../../../../src/services/orchestrator/state/migrations.js'
 import type { OrchestratorDb } from '../../../../src/services/orchestrator/state/db.js'
 import { createOrchestratorRepositories, type OrchestratorRepositories } from '../../../../src/services/orchestrator/state/repositories.js'
-import { runSprint, scopesOverlap, retryDelayMs, taskLogFile, type RunSprintOptions } from '../../../../src/services/orchestrator/engine/scheduler.js'
+import {
+  runSprint,
+  scopesOverlap,
+  retryDelayMs,
+  taskLogFile,
+  type RunSprintOptions
+} from '../../../../src/services/orchestrator/engine/scheduler.js'
 import type { ExecuteTask, PlannedTask } from '../../../../src/services/orchestrator/engine/types.js'
 import { pidsOf } from '../../../../src/services/orchestrator/state/attempts.repository.js'
 import { createShellExecutor } from './fixtures/shell-executor.js'
@@ -52,8 +58,17 @@ async function setup(name: string, tasks: PlannedTask[], overrides: Parameters<t
   const { job } = await repos.jobs.startJob(projectId, sprint.id, { resume: false })
   const { execute, stats } = observed(createShellExecutor({ OUT: root }))
   const options: RunSprintOptions = {
-    repositories: repos, projectId, sprintId: sprint.id, jobId: job.id, executeTask: execute, config: testConfig(overrides),
-    projectRoot: root, dataDir: path.join(root, 'data'), gitMode, clock: () => new Date(), signal: new AbortController().signal
+    repositories: repos,
+    projectId,
+    sprintId: sprint.id,
+    jobId: job.id,
+    executeTask: execute,
+    config: testConfig(overrides),
+    projectRoot: root,
+    dataDir: path.join(root, 'data'),
+    gitMode,
+    clock: () => new Date(),
+    signal: new AbortController().signal
   }
   return { root, projectId, sprintId: sprint.id, options, stats }
 }
@@ -64,14 +79,18 @@ async function statusOf(sprintId: string): Promise<Record<string, string>> {
 
 test('six tasks with dependencies and max_workers 2 run in dependency order, never more than two at once', async () => {
   const cmd = (key: string) => `sleep 0.3; echo ${key} > "$OUT/${key}.out"`
-  const { root, projectId, sprintId, options, stats } = await setup('six', [
-    shellTask('1', cmd('1')),
-    shellTask('2', cmd('2')),
-    shellTask('3', cmd('3'), { dependencies: ['1'] }),
-    shellTask('4', cmd('4'), { dependencies: ['1', '2'] }),
-    shellTask('5', cmd('5'), { dependencies: ['3'], priority: 'HIGH' }),
-    shellTask('6', cmd('6'), { dependencies: ['4', '5'] })
-  ], { engine: { max_workers: 2 } })
+  const { root, projectId, sprintId, options, stats } = await setup(
+    'six',
+    [
+      shellTask('1', cmd('1')),
+      shellTask('2', cmd('2')),
+      shellTask('3', cmd('3'), { dependencies: ['1'] }),
+      shellTask('4', cmd('4'), { dependencies: ['1', '2'] }),
+      shellTask('5', cmd('5'), { dependencies: ['3'], priority: 'HIGH' }),
+      shellTask('6', cmd('6'), { dependencies: ['4', '5'] })
+    ],
+    { engine: { max_workers: 2 } }
+  )
   const result = await runSprint(options)
   assert.equal(result.status, 'COMPLETE')
   assert.deepEqual(result.counts, { DONE: 6 })
@@ -79,7 +98,11 @@ test('six tasks with dependencies and max_workers 2 run in dependency order, nev
   for (const key of ['1', '2', '3', '4', '5', '6']) assert.equal(fs.readFileSync(path.join(root, `${key}.out`), 'utf8'), `${key}\n`)
 
   const events = await repos.events.readAfter(projectId, 0, 1000)
-  assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1), 'sequence is dense')
+  assert.deepEqual(
+    events.map((e) => e.seq),
+    events.map((_, i) => i + 1),
+    'sequence is dense'
+  )
   assert.equal(events[0]?.type, 'sprint_started')
   assert.equal(events.at(-1)?.type, 'sprint_finished')
   assert.deepEqual(events.at(-1)?.data.counts, { DONE: 6 })
@@ -115,7 +138,15 @@ test('a failed dependency blocks its dependents (transitively) with the reason',
   ])
   const result = await runSprint(options)
   assert.equal(result.status, 'COMPLETE')
-  assert.deepEqual(await statusOf(sprintId), { 1: 'NO_GO', 2: 'BLOCKED', 3: 'BLOCKED', 4: 'DONE', 5: 'BLOCKED', 6: 'BLOCKED', 7: 'BLOCKED' })
+  assert.deepEqual(await statusOf(sprintId), {
+    1: 'NO_GO',
+    2: 'BLOCKED',
+    3: 'BLOCKED',
+    4: 'DONE',
+    5: 'BLOCKED',
+    6: 'BLOCKED',
+    7: 'BLOCKED'
+  })
   const tasks = await repos.tasks.listBySprint(sprintId)
   assert.equal(tasks[0]?.reason, 'command exited 3')
   assert.equal(tasks[1]?.reason, 'dependency 1 ended NO_GO')
@@ -126,15 +157,27 @@ test('a failed dependency blocks its dependents (transitively) with the reason',
 
 test('a transient failure is retried with backoff and then succeeds; a permanent one is not retried', async () => {
   const flaky = 'n=$(cat "$OUT/count" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$OUT/count"; [ $n -ge 3 ] || exit 75'
-  const { projectId, sprintId, options } = await setup('retry', [shellTask('1', flaky), shellTask('2', 'exit 1')], { engine: { max_attempts: 3, retry_base_delay_ms: 50 } })
+  const { projectId, sprintId, options } = await setup('retry', [shellTask('1', flaky), shellTask('2', 'exit 1')], {
+    engine: { max_attempts: 3, retry_base_delay_ms: 50 }
+  })
   await runSprint(options)
   assert.deepEqual(await statusOf(sprintId), { 1: 'DONE', 2: 'NO_GO' })
   const attempts = await repos.attempts.listForTask(`${sprintId}-1`)
-  assert.deepEqual(attempts.map((a) => [a.number, a.status, a.transient]), [[1, 'NO_GO', 1], [2, 'NO_GO', 1], [3, 'DONE', 0]])
+  assert.deepEqual(
+    attempts.map((a) => [a.number, a.status, a.transient]),
+    [
+      [1, 'NO_GO', 1],
+      [2, 'NO_GO', 1],
+      [3, 'DONE', 0]
+    ]
+  )
   assert.equal((await repos.tasks.get(`${sprintId}-1`))?.attempts, 3)
   assert.equal((await repos.attempts.listForTask(`${sprintId}-2`)).length, 1)
   const retries = (await repos.events.readAfter(projectId, 0, 1000)).filter((e) => e.type === 'task_retry')
-  assert.deepEqual(retries.map((e) => e.data.nextAttempt), [2, 3])
+  assert.deepEqual(
+    retries.map((e) => e.data.nextAttempt),
+    [2, 3]
+  )
   const [first, second] = retries.map((e) => Number(e.data.delayMs))
   assert.ok(first! >= 40 && first! <= 60 && second! >= 80 && second! <= 120, `delays ${first} ${second}`)
   for (let i = 0; i < 50; i++) {
@@ -144,12 +187,16 @@ test('a transient failure is retried with backoff and then succeeds; a permanent
 })
 
 test('exceeding the sprint budget stops the sprint: running attempt aborted, the rest CANCELLED, event recorded', async () => {
-  const { projectId, sprintId, options } = await setup('budget', [
-    shellTask('1', 'echo "USAGE 400 200 0.01"'),
-    shellTask('2', 'echo "USAGE 300 200 0.01"; echo $$ > "$OUT/pid2"; sleep 30'),
-    shellTask('3', 'true'),
-    shellTask('4', 'true', { dependencies: ['3'] })
-  ], { engine: { max_workers: 1 }, budget: { sprint_tokens: 1000 } })
+  const { projectId, sprintId, options } = await setup(
+    'budget',
+    [
+      shellTask('1', 'echo "USAGE 400 200 0.01"'),
+      shellTask('2', 'echo "USAGE 300 200 0.01"; echo $$ > "$OUT/pid2"; sleep 30'),
+      shellTask('3', 'true'),
+      shellTask('4', 'true', { dependencies: ['3'] })
+    ],
+    { engine: { max_workers: 1 }, budget: { sprint_tokens: 1000 } }
+  )
   const started = Date.now()
   const result = await runSprint(options)
   assert.ok(Date.now() - started < 10000, 'the sleeping attempt was aborted')
@@ -159,11 +206,17 @@ test('exceeding the sprint budget stops the sprint: running attempt aborted, the
   assert.deepEqual(await statusOf(sprintId), { 1: 'DONE', 2: 'CANCELLED', 3: 'CANCELLED', 4: 'CANCELLED' })
   for (const task of (await repos.tasks.listBySprint(sprintId)).slice(1)) assert.equal(task.reason, result.stopReason)
   const sprint = await repos.sprints.get(sprintId)
-  assert.deepEqual([sprint?.status, sprint?.stop_reason, sprint?.tokens_used, sprint?.cost_micro_usd], ['ABORTED', result.stopReason, 1100, 20000])
+  assert.deepEqual(
+    [sprint?.status, sprint?.stop_reason, sprint?.tokens_used, sprint?.cost_micro_usd],
+    ['ABORTED', result.stopReason, 1100, 20000]
+  )
   const events = await repos.events.readAfter(projectId, 0, 1000)
   assert.equal(events.filter((e) => e.type === 'budget_exceeded').length, 1)
   assert.equal(events.filter((e) => e.type === 'task_cancelled').length, 3)
-  assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1))
+  assert.deepEqual(
+    events.map((e) => e.seq),
+    events.map((_, i) => i + 1)
+  )
 })
 
 test('without git, tasks with overlapping file scopes never run at the same time', async () => {
@@ -173,12 +226,17 @@ test('without git, tasks with overlapping file scopes never run at the same time
   assert.equal(scopesOverlap(['docs/**'], ['src/**']), false)
   assert.equal(scopesOverlap([], ['src/a.ts']), true)
   const cmd = 'sleep 0.4'
-  const { sprintId, options, stats } = await setup('scopes', [
-    shellTask('1', cmd, { files: ['src/**'] }),
-    shellTask('2', cmd, { files: ['src/a.ts'] }),
-    shellTask('3', cmd, { files: ['docs/readme.md'] }),
-    shellTask('4', cmd, { files: [] })
-  ], { engine: { max_workers: 3 } }, false)
+  const { sprintId, options, stats } = await setup(
+    'scopes',
+    [
+      shellTask('1', cmd, { files: ['src/**'] }),
+      shellTask('2', cmd, { files: ['src/a.ts'] }),
+      shellTask('3', cmd, { files: ['docs/readme.md'] }),
+      shellTask('4', cmd, { files: [] })
+    ],
+    { engine: { max_workers: 3 } },
+    false
+  )
   await runSprint(options)
   assert.deepEqual(await statusOf(sprintId), { 1: 'DONE', 2: 'DONE', 3: 'DONE', 4: 'DONE' })
   const span = (key: string) => stats.intervals.get(key)![0]!
@@ -202,5 +260,5 @@ test('aborting the run signal cancels running and waiting tasks and kills the ag
   const result = await running
   assert.deepEqual([result.status, result.stopKind, result.stopReason], ['ABORTED', 'killed', 'killed by user'])
   assert.deepEqual(await statusOf(sprintId), { 1: 'CANCELLED', 2: 'CANCELLED' })
-  assert.equal(await waitGone(sleepPid), true, 'the agent\'s background child was killed with its group')
+  assert.equal(await waitGone(sleepPid), true, "the agent's background child was killed with its group")
 })

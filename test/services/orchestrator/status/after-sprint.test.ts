@@ -3,11 +3,25 @@ import { test } from 'node:test'
 import { eventually, startOrchestrator } from '../../../helpers/orchestrator.js'
 
 // Task "-2" fails with output on stdout; every other task writes a file and succeeds.
-const AGENT = { kind: 'command', argv: ['/bin/sh', '-c', 'case "$0" in *-2) echo "boom: cannot do $0"; exit 3;; *) echo "$0" >> notes.txt; echo "line one"; echo "line two"; echo "wrote $0";; esac', '{taskId}'] }
-const DIRECTIVES = '# Demo\n\n## Task 1: first\nWrite notes.\n\n## Task 2: second\nThis one fails.\n\n## Task 3: third\nDepends on: 2\nNever runs.\n'
+const AGENT = {
+  kind: 'command',
+  argv: [
+    '/bin/sh',
+    '-c',
+    'case "$0" in *-2) echo "boom: cannot do $0"; exit 3;; ' +
+      '*) echo "$0" >> notes.txt; echo "line one"; echo "line two"; echo "wrote $0";; esac',
+    '{taskId}'
+  ]
+}
+const DIRECTIVES =
+  '# Demo\n\n## Task 1: first\nWrite notes.\n\n## Task 2: second\nThis one fails.\n\n## Task 3: third\nDepends on: 2\nNever runs.\n'
 
 test('after a real sprint with DONE, NO_GO and BLOCKED tasks every read view tells what happened', async () => {
-  const orch = await startOrchestrator({ env: { QUARTET_CONTROL_MUTATIONS: '1' }, config: { agents: { sh: AGENT }, default_agent: 'sh' }, directives: DIRECTIVES })
+  const orch = await startOrchestrator({
+    env: { QUARTET_CONTROL_MUTATIONS: '1' },
+    config: { agents: { sh: AGENT }, default_agent: 'sh' },
+    directives: DIRECTIVES
+  })
   const planned = await orch.call('POST', '/api/plan')
   assert.equal(planned.status, 200, planned.body)
   const sprintId: string = planned.json.id
@@ -29,10 +43,16 @@ test('after a real sprint with DONE, NO_GO and BLOCKED tasks every read view tel
   assert.equal(status.idle, true)
   assert.equal(status.active, false)
   assert.deepEqual(status.sprint, { id: sprintId, phase: 'IDLE', status: 'IDLE' })
-  assert.deepEqual({ done: status.progress.done, noGo: status.progress.noGo, blocked: status.progress.blocked, total: status.progress.total }, { done: 1, noGo: 1, blocked: 1, total: 3 })
+  assert.deepEqual(
+    { done: status.progress.done, noGo: status.progress.noGo, blocked: status.progress.blocked, total: status.progress.total },
+    { done: 1, noGo: 1, blocked: 1, total: 3 }
+  )
   assert.deepEqual(status.alerts, [])
   assert.equal(status.lastSprint.id, sprintId)
-  assert.deepEqual({ ...status.lastSprint.metrics, duration: undefined }, { tasks: '3', completed: '1', noGoRate: '33%', coverage: '-', duration: undefined })
+  assert.deepEqual(
+    { ...status.lastSprint.metrics, duration: undefined },
+    { tasks: '3', completed: '1', noGoRate: '33%', coverage: '-', duration: undefined }
+  )
   assert.match(status.lastSprint.metrics.duration, /^(\d+m )?\d+s$/)
   assert.equal(status.lastSprint.tasks.length, 3)
   assert.match(status.lastSprint.tasks[0], new RegExp(`^${t1}: first \\(DONE\\)$`))
@@ -47,13 +67,29 @@ test('after a real sprint with DONE, NO_GO and BLOCKED tasks every read view tel
   const history = (await orch.call('GET', '/api/history')).json
   assert.equal(history.length, 1)
   assert.deepEqual(
-    { id: history[0].id, sprint: history[0].sprint, status: history[0].status, tasks: history[0].tasks, completed: history[0].completed, noGoRate: history[0].noGoRate, agents: history[0].agents, skills: history[0].skills },
+    {
+      id: history[0].id,
+      sprint: history[0].sprint,
+      status: history[0].status,
+      tasks: history[0].tasks,
+      completed: history[0].completed,
+      noGoRate: history[0].noGoRate,
+      agents: history[0].agents,
+      skills: history[0].skills
+    },
     { id: sprintId, sprint: 'Demo', status: 'COMPLETE', tasks: '3', completed: '1', noGoRate: '33%', agents: 'sh', skills: '-' }
   )
   assert.ok(history[0].durationMs >= 0 && history[0].finishedAt)
 
   const tasks = (await orch.call('GET', '/api/tasks')).json
-  assert.deepEqual(tasks.map((t: { id: string; status: string }) => [t.id, t.status]), [[t1, 'DONE'], [t2, 'NO_GO'], [t3, 'BLOCKED']])
+  assert.deepEqual(
+    tasks.map((t: { id: string; status: string }) => [t.id, t.status]),
+    [
+      [t1, 'DONE'],
+      [t2, 'NO_GO'],
+      [t3, 'BLOCKED']
+    ]
+  )
   assert.deepEqual(tasks[2].dependencies, [t2])
   assert.equal(tasks[0].assignedAgent, 'sh')
   assert.equal(tasks[0].attempts, 1)
@@ -76,7 +112,10 @@ test('after a real sprint with DONE, NO_GO and BLOCKED tasks every read view tel
   assert.equal(done.json.lineage.logTailAvailable, true)
   assert.equal(done.json.lineage.logTail.lines.length, 2)
   assert.equal(done.json.lineage.logTail.truncated, true)
-  assert.ok(done.json.lineage.logTail.lines.some((line: string) => line.includes(`wrote ${t1}`)), done.json.lineage.logTail.lines.join('|'))
+  assert.ok(
+    done.json.lineage.logTail.lines.some((line: string) => line.includes(`wrote ${t1}`)),
+    done.json.lineage.logTail.lines.join('|')
+  )
   assert.equal(done.json.hb.taskId, t1)
   assert.equal(done.json.hb.workerId, `job-${jobId}`)
   const defaultTail = (await orch.call('GET', `/api/sprint/task/${t1}`)).json.lineage.logTail
@@ -101,7 +140,13 @@ test('after a real sprint with DONE, NO_GO and BLOCKED tasks every read view tel
   assert.equal((await orch.call('GET', `/api/worker/${t3}/log`)).json.log, '')
 
   const workers = (await orch.call('GET', '/api/workers')).json
-  assert.deepEqual(workers.map((w: { taskId: string; taskStatus: string; workerId: string }) => [w.taskId, w.taskStatus, w.workerId]).sort(), [[t1, 'DONE', `job-${jobId}`], [t2, 'NO_GO', `job-${jobId}`]])
+  assert.deepEqual(
+    workers.map((w: { taskId: string; taskStatus: string; workerId: string }) => [w.taskId, w.taskStatus, w.workerId]).sort(),
+    [
+      [t1, 'DONE', `job-${jobId}`],
+      [t2, 'NO_GO', `job-${jobId}`]
+    ]
+  )
   for (const worker of workers) {
     assert.equal(worker.stale, false)
     assert.ok(worker.sequence >= 1 && Date.parse(worker.timestamp) > 0)
@@ -110,8 +155,14 @@ test('after a real sprint with DONE, NO_GO and BLOCKED tasks every read view tel
   // The output of a finished task: the whole log as a snapshot, then done (the stream ends by itself).
   const output = await orch.call('GET', `/api/output-stream?taskId=${t1}`)
   assert.equal(output.status, 200)
-  const frames = output.body.split('\n\n').filter((block) => block.startsWith('event: ')).map((block) => ({ event: block.split('\n')[0]!.slice(7), data: JSON.parse(block.split('\n')[1]!.slice(6)) }))
-  assert.deepEqual(frames.map((f) => f.event), ['snapshot', 'done'])
+  const frames = output.body
+    .split('\n\n')
+    .filter((block) => block.startsWith('event: '))
+    .map((block) => ({ event: block.split('\n')[0]!.slice(7), data: JSON.parse(block.split('\n')[1]!.slice(6)) }))
+  assert.deepEqual(
+    frames.map((f) => f.event),
+    ['snapshot', 'done']
+  )
   assert.ok(frames[0]!.data.snapshot.lines.includes(`wrote ${t1}`))
   assert.equal(frames[0]!.data.snapshot.totalLinesReceived, frames[0]!.data.snapshot.lines.length)
   assert.deepEqual(frames[1]!.data, { taskId: t1, reason: 'task DONE' })
@@ -126,7 +177,14 @@ test('after a real sprint with DONE, NO_GO and BLOCKED tasks every read view tel
   assert.equal(live.sprintId, sprintId)
   assert.equal(live.lifecycle.lifecycle, 'COMPLETE')
   assert.equal(live.active, false)
-  assert.deepEqual(live.workers.map((w: { taskId: string; status: string; agent: string | null }) => [w.taskId, w.status, w.agent]), [[t1, 'DONE', 'sh'], [t2, 'NO_GO', 'sh'], [t3, 'BLOCKED', null]])
+  assert.deepEqual(
+    live.workers.map((w: { taskId: string; status: string; agent: string | null }) => [w.taskId, w.status, w.agent]),
+    [
+      [t1, 'DONE', 'sh'],
+      [t2, 'NO_GO', 'sh'],
+      [t3, 'BLOCKED', null]
+    ]
+  )
   assert.equal(live.workers[2].hb, null)
   assert.ok(live.workers[0].hb.sequence >= 1 && live.workers[0].hb.ageMs >= 0)
 })

@@ -41,7 +41,10 @@ test('an empty project answers every read route honestly: idle status, empty lis
   assert.deepEqual(await orch.call('GET', '/api/sprint/task/s1-1').then((r) => [r.status, r.json]), [404, { error: 'task not found' }])
   assert.deepEqual(await orch.call('GET', '/api/worker/s1-1/log').then((r) => [r.status, r.json]), [404, { error: 'Task not found' }])
   assert.deepEqual(await orch.call('GET', '/api/tasks?sprint=s77').then((r) => [r.status, r.json]), [404, { error: 'No sprint found' }])
-  assert.deepEqual(await orch.call('GET', '/api/output-stream?taskId=s1-1').then((r) => [r.status, r.json]), [404, { error: 'Task not found' }])
+  assert.deepEqual(await orch.call('GET', '/api/output-stream?taskId=s1-1').then((r) => [r.status, r.json]), [
+    404,
+    { error: 'Task not found' }
+  ])
 })
 
 test('malformed ids and parameters are refused before any lookup', async () => {
@@ -66,5 +69,6 @@ test('malformed ids and parameters are refused before any lookup', async () => {
   }
   assert.deepEqual(await orch.call('GET', '/api/output-stream').then((r) => [r.status, r.json]), [400, { error: 'Missing taskId' }])
   assert.equal((await orch.call('GET', '/api/output-stream?taskId=-bad')).status, 403)
-  for (const id of ['abc', '1e3', '-1', '0x10']) assert.deepEqual(await orch.call('GET', `/api/job/${id}`).then((r) => [r.status, r.json]), [404, { error: 'Job not found' }], id)
+  for (const id of ['abc', '1e3', '-1', '0x10'])
+    assert.deepEqual(await orch.call('GET', `/api/job/${id}`).then((r) => [r.status, r.json]), [404, { error: 'Job not found' }], id)
 })

@@ -14,12 +14,19 @@ test('a job whose process dies is shown running only while it lives, then ORPHAN
 
   // The "job" is a real process of ours; while it lives the run is active.
   const jobProcess = spawn('sleep', ['60'], { stdio: 'ignore' })
-  t.after(() => { jobProcess.kill('SIGKILL') })
+  t.after(() => {
+    jobProcess.kill('SIGKILL')
+  })
   const exited = new Promise((resolve) => jobProcess.once('exit', resolve))
   const { job } = await orch.repositories.jobs.startJob(projectId, sprint.id, { resume: false })
   assert.ok(await orch.repositories.jobs.markRunning(job.id, jobProcess.pid!, os.hostname()))
   await orch.repositories.attempts.start(t1, job.id, 1, 'sh')
-  await orch.repositories.heartbeats.upsert(t1, { workerId: `job-${job.id}`, status: 'EXECUTING', currentAction: 'running sh', filesChangedCount: 0 })
+  await orch.repositories.heartbeats.upsert(t1, {
+    workerId: `job-${job.id}`,
+    status: 'EXECUTING',
+    currentAction: 'running sh',
+    filesChangedCount: 0
+  })
 
   const running = (await orch.call('GET', '/api/status')).json
   assert.equal(running.lifecycle, 'ACTIVE')
@@ -28,7 +35,15 @@ test('a job whose process dies is shown running only while it lives, then ORPHAN
   assert.deepEqual(running.sprint, { id: sprint.id, number: sprint.number, title: 'Seeded', phase: 'RUNNING', status: 'ACTIVE' })
   assert.equal(running.job.id, job.id)
   assert.equal(running.job.pid, jobProcess.pid)
-  assert.deepEqual(running.agents.map((a: { taskId: string; workerId: string; status: string; agent: string }) => [a.taskId, a.workerId, a.status, a.agent]), [[t1, `job-${job.id}`, 'EXECUTING', 'sh']])
+  assert.deepEqual(
+    running.agents.map((a: { taskId: string; workerId: string; status: string; agent: string }) => [
+      a.taskId,
+      a.workerId,
+      a.status,
+      a.agent
+    ]),
+    [[t1, `job-${job.id}`, 'EXECUTING', 'sh']]
+  )
   assert.equal(running.progress.active, 1)
   assert.equal(running.progress.pending, 1)
   assert.deepEqual(running.alerts, [])
@@ -63,9 +78,22 @@ test('a job whose process dies is shown running only while it lives, then ORPHAN
 
   const live = (await orch.call('GET', '/api/sprint/live')).json
   assert.equal(live.active, false)
-  assert.deepEqual({ lifecycle: live.lifecycle.lifecycle, coordinator: live.lifecycle.coordinator, resumable: live.lifecycle.resumable, recovery: live.lifecycle.recoveryCommand },
-    { lifecycle: 'ORPHANED', coordinator: 'dead', resumable: true, recovery: 'quartet run --resume' })
-  assert.deepEqual(live.workers.map((w: { taskId: string; status: string }) => [w.taskId, w.status]), [[t1, 'ORPHANED'], [t2, 'PENDING']])
+  assert.deepEqual(
+    {
+      lifecycle: live.lifecycle.lifecycle,
+      coordinator: live.lifecycle.coordinator,
+      resumable: live.lifecycle.resumable,
+      recovery: live.lifecycle.recoveryCommand
+    },
+    { lifecycle: 'ORPHANED', coordinator: 'dead', resumable: true, recovery: 'quartet run --resume' }
+  )
+  assert.deepEqual(
+    live.workers.map((w: { taskId: string; status: string }) => [w.taskId, w.status]),
+    [
+      [t1, 'ORPHANED'],
+      [t2, 'PENDING']
+    ]
+  )
 
   const detail = (await orch.call('GET', `/api/sprint/task/${t1}`)).json
   assert.equal(detail.currentRun, null)
@@ -104,9 +132,15 @@ test('a sprint stopped by its budget is over (idle, not resumable) and says why 
   assert.equal(status.lifecycle, 'ABORTED')
   assert.equal(status.idle, true)
   assert.equal(status.resumable, false)
-  assert.deepEqual(status.alerts.map((a: { code: string; level: string; message: string }) => [a.code, a.level, a.message]), [['BUDGET_STOP', 'WARNING', `Sprint ${sprint.id} was stopped: ${reason}`]])
+  assert.deepEqual(
+    status.alerts.map((a: { code: string; level: string; message: string }) => [a.code, a.level, a.message]),
+    [['BUDGET_STOP', 'WARNING', `Sprint ${sprint.id} was stopped: ${reason}`]]
+  )
   assert.equal(status.lastSprint.metrics.duration, '1m 5s')
-  assert.deepEqual(status.lastSprint.tasks, tasks.map((task) => `${task.id}: ${task.title} (CANCELLED: ${reason})`))
+  assert.deepEqual(
+    status.lastSprint.tasks,
+    tasks.map((task) => `${task.id}: ${task.title} (CANCELLED: ${reason})`)
+  )
   const history = (await orch.call('GET', '/api/history')).json
   assert.deepEqual([history[0].status, history[0].stopReason, history[0].agents, history[0].noGoRate], ['ABORTED', reason, '-', '0%'])
 })
@@ -114,7 +148,23 @@ test('a sprint stopped by its budget is over (idle, not resumable) and says why 
 test('sprints, tasks and jobs of another project in the same database are not visible', async () => {
   const orch = await startOrchestrator()
   const otherProject = await orch.repositories.projects.ensure(`${orch.project.root}-other`)
-  const plan = { mode: 'structured' as const, warnings: [], tasks: [{ key: '1', title: 'foreign', description: '', dependencies: [], files: [], goCriteria: [], noGoCriteria: [], priority: 'NORMAL' as const, expectChange: true }] }
+  const plan = {
+    mode: 'structured' as const,
+    warnings: [],
+    tasks: [
+      {
+        key: '1',
+        title: 'foreign',
+        description: '',
+        dependencies: [],
+        files: [],
+        goCriteria: [],
+        noGoCriteria: [],
+        priority: 'NORMAL' as const,
+        expectChange: true
+      }
+    ]
+  }
   const foreign = await orch.repositories.sprints.createFromPlan(otherProject, plan, { title: 'Other', directivesDigest: null })
   const { job } = await orch.repositories.jobs.startJob(otherProject, foreign.sprint.id, { resume: false })
 

@@ -10,14 +10,23 @@ import { startOrchestrator, type OrchestratorHarness } from '../../../helpers/or
 import { seedSprint } from './seed.js'
 
 /** A second handle on the server's database, as the detached job process opens it (its own connection). */
-async function otherConnection(orch: OrchestratorHarness, t: { after(fn: () => Promise<void>): void }, clock: () => Date = () => new Date()) {
-  const database = await openDatabase({ url: orch.config.databaseUrl, sqlitePath: path.join(orch.config.dataDir, 'quartet.db'), poolSize: 1 })
+async function otherConnection(
+  orch: OrchestratorHarness,
+  t: { after(fn: () => Promise<void>): void },
+  clock: () => Date = () => new Date()
+) {
+  const database = await openDatabase({
+    url: orch.config.databaseUrl,
+    sqlitePath: path.join(orch.config.dataDir, 'quartet.db'),
+    poolSize: 1
+  })
   t.after(() => database.close())
   return createOrchestratorRepositories(database.db as OrchestratorDb, clock)
 }
 
 const statusOf = async (orch: OrchestratorHarness) => (await orch.call('GET', '/api/status')).json
-const taskStatuses = async (orch: OrchestratorHarness) => ((await orch.call('GET', '/api/tasks')).json as { id: string; status: string }[]).map((task) => [task.id, task.status])
+const taskStatuses = async (orch: OrchestratorHarness) =>
+  ((await orch.call('GET', '/api/tasks')).json as { id: string; status: string }[]).map((task) => [task.id, task.status])
 
 test('the cached read views follow every write made through another connection, with or without an event', async (t) => {
   const orch = await startOrchestrator()
@@ -30,11 +39,16 @@ test('the cached read views follow every write made through another connection, 
   assert.equal(idle.json.lifecycle, 'IDLE')
   assert.equal(idle.headers['content-type'], 'application/json; charset=utf-8')
   assert.equal((await orch.call('GET', '/api/status')).body, idle.body)
-  assert.deepEqual(await taskStatuses(orch), [[t1, 'PENDING'], [t2, 'PENDING']])
+  assert.deepEqual(await taskStatuses(orch), [
+    [t1, 'PENDING'],
+    [t2, 'PENDING']
+  ])
 
   // The job starts in its own process (a live one of ours) and claims a task: no event yet.
   const jobProcess = spawn('sleep', ['60'], { stdio: 'ignore' })
-  t.after(() => { jobProcess.kill('SIGKILL') })
+  t.after(() => {
+    jobProcess.kill('SIGKILL')
+  })
   const exited = new Promise((resolve) => jobProcess.once('exit', resolve))
   const { job: row } = await job.jobs.startJob(projectId, sprint.id, { resume: false })
   assert.ok(await job.jobs.markRunning(row.id, jobProcess.pid!, os.hostname()))
@@ -42,22 +56,40 @@ test('the cached read views follow every write made through another connection, 
   assert.ok(await job.tasks.transition(t1, ['PENDING'], 'CLAIMED'))
   let status = await statusOf(orch)
   assert.deepEqual([status.lifecycle, status.job?.id, status.job?.pid, status.progress.active], ['ACTIVE', row.id, jobProcess.pid, 1])
-  assert.deepEqual(await taskStatuses(orch), [[t1, 'CLAIMED'], [t2, 'PENDING']])
+  assert.deepEqual(await taskStatuses(orch), [
+    [t1, 'CLAIMED'],
+    [t2, 'PENDING']
+  ])
 
   // Task changes, an attempt, heartbeats and usage, each read right after it was written.
   assert.ok(await job.tasks.transition(t1, ['CLAIMED'], 'EXECUTING', { attempts: 1 }))
   await job.attempts.start(t1, row.id, 1, 'sh')
-  assert.deepEqual(await taskStatuses(orch), [[t1, 'EXECUTING'], [t2, 'PENDING']])
+  assert.deepEqual(await taskStatuses(orch), [
+    [t1, 'EXECUTING'],
+    [t2, 'PENDING']
+  ])
   await job.heartbeats.upsert(t1, { workerId: `job-${row.id}`, status: 'EXECUTING', currentAction: 'first step', filesChangedCount: 0 })
-  assert.deepEqual((await statusOf(orch)).agents.map((a: { currentAction: string; agent: string }) => [a.currentAction, a.agent]), [['first step', 'sh']])
+  assert.deepEqual(
+    (await statusOf(orch)).agents.map((a: { currentAction: string; agent: string }) => [a.currentAction, a.agent]),
+    [['first step', 'sh']]
+  )
   await job.heartbeats.upsert(t1, { workerId: `job-${row.id}`, status: 'EXECUTING', currentAction: 'second step', filesChangedCount: 1 })
-  assert.deepEqual((await statusOf(orch)).agents.map((a: { currentAction: string }) => a.currentAction), ['second step'])
-  assert.deepEqual((await orch.call('GET', '/api/workers')).json.map((w: { currentAction: string }) => w.currentAction), ['second step'])
+  assert.deepEqual(
+    (await statusOf(orch)).agents.map((a: { currentAction: string }) => a.currentAction),
+    ['second step']
+  )
+  assert.deepEqual(
+    (await orch.call('GET', '/api/workers')).json.map((w: { currentAction: string }) => w.currentAction),
+    ['second step']
+  )
   await job.sprints.addUsage(sprint.id, 1234, 5000)
   assert.deepEqual((await statusOf(orch)).usage, { tokensUsed: 1234, costUsd: 0.005 })
   assert.ok(await job.tasks.transition(t1, ['EXECUTING'], 'DONE', { finishedAt: new Date().toISOString() }))
   assert.ok(await job.tasks.transition(t2, ['PENDING'], 'EXECUTING', { attempts: 1 }))
-  assert.deepEqual(await taskStatuses(orch), [[t1, 'DONE'], [t2, 'EXECUTING']])
+  assert.deepEqual(await taskStatuses(orch), [
+    [t1, 'DONE'],
+    [t2, 'EXECUTING']
+  ])
   status = await statusOf(orch)
   assert.deepEqual([status.progress.done, status.progress.active], [1, 1])
   assert.deepEqual((await orch.call('GET', '/api/sprint')).json.tasks, [`${t1}: one (DONE)`, `${t2}: two (EXECUTING)`])
@@ -73,7 +105,10 @@ test('the cached read views follow every write made through another connection, 
   status = await statusOf(orch)
   assert.deepEqual([status.lifecycle, status.active, status.job, status.resumable], ['ORPHANED', false, null, true])
   assert.equal(status.alerts[0].code, 'RUN_ORPHANED')
-  assert.deepEqual(await taskStatuses(orch), [[t1, 'DONE'], [t2, 'ORPHANED']])
+  assert.deepEqual(await taskStatuses(orch), [
+    [t1, 'DONE'],
+    [t2, 'ORPHANED']
+  ])
   assert.equal((await job.jobs.get(row.id))?.status, 'orphaned')
 })
 
@@ -82,7 +117,9 @@ test('a dead job is orphaned on the very next read of any cached view, even righ
   const { projectId, sprint, tasks } = await seedSprint(orch, ['only'])
   const job = await otherConnection(orch, t)
   const jobProcess = spawn('sleep', ['60'], { stdio: 'ignore' })
-  t.after(() => { jobProcess.kill('SIGKILL') })
+  t.after(() => {
+    jobProcess.kill('SIGKILL')
+  })
   const exited = new Promise((resolve) => jobProcess.once('exit', resolve))
   const { job: row } = await job.jobs.startJob(projectId, sprint.id, { resume: false })
   await job.jobs.markRunning(row.id, jobProcess.pid!, os.hostname())

@@ -2,7 +2,17 @@ import type { PlannedTask } from '../../../../src/services/orchestrator/engine/t
 import type { OrchestratorHarness } from '../../../helpers/orchestrator.js'
 
 function plannedTask(key: string, title: string, dependencies: string[] = []): PlannedTask {
-  return { key, title, description: `${title} described`, dependencies, files: [`src/${key}.ts`], goCriteria: ['it works'], noGoCriteria: [], priority: 'NORMAL', expectChange: true }
+  return {
+    key,
+    title,
+    description: `${title} described`,
+    dependencies,
+    files: [`src/${key}.ts`],
+    goCriteria: ['it works'],
+    noGoCriteria: [],
+    priority: 'NORMAL',
+    expectChange: true
+  }
 }
 
 /** A planned sprint stored straight through the repositories (no engine involved). */
@@ -16,5 +26,6 @@ export async function seedSprint(orch: OrchestratorHarness, titles: string[]) {
 /** Moves a task to EXECUTING the way a job does (CLAIMED first). */
 export async function markExecuting(orch: OrchestratorHarness, taskId: string): Promise<void> {
   if (!(await orch.repositories.tasks.transition(taskId, ['PENDING'], 'CLAIMED'))) throw new Error(`cannot claim ${taskId}`)
-  if (!(await orch.repositories.tasks.transition(taskId, ['CLAIMED'], 'EXECUTING', { attempts: 1, startedAt: new Date().toISOString() }))) throw new Error(`cannot start ${taskId}`)
+  if (!(await orch.repositories.tasks.transition(taskId, ['CLAIMED'], 'EXECUTING', { attempts: 1, startedAt: new Date().toISOString() })))
+    throw new Error(`cannot start ${taskId}`)
 }

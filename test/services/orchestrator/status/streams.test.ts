@@ -20,7 +20,10 @@ test('the live stream sends a snapshot at once, then a new one each time the run
   assert.match(String(client.headers['content-type']), /^text\/event-stream/)
   await client.waitFor(() => framesOf(client, 'snapshot').length >= 1)
   const first = framesOf(client, 'snapshot')[0]
-  assert.deepEqual({ revision: first.revision, sprintId: first.sprintId, workers: first.workers, schemaVersion: first.schemaVersion }, { revision: 0, sprintId: null, workers: [], schemaVersion: 1 })
+  assert.deepEqual(
+    { revision: first.revision, sprintId: first.sprintId, workers: first.workers, schemaVersion: first.schemaVersion },
+    { revision: 0, sprintId: null, workers: [], schemaVersion: 1 }
+  )
 
   // Nothing changes: no second snapshot.
   await pause(1200)
@@ -29,19 +32,37 @@ test('the live stream sends a snapshot at once, then a new one each time the run
   // A heartbeat alone (no event) is a change of the run.
   const { sprint, tasks } = await seedSprint(orch, ['stream me'])
   await markExecuting(orch, tasks[0]!.id)
-  await orch.repositories.heartbeats.upsert(tasks[0]!.id, { workerId: 'job-1', status: 'EXECUTING', currentAction: 'thinking', filesChangedCount: 2 })
+  await orch.repositories.heartbeats.upsert(tasks[0]!.id, {
+    workerId: 'job-1',
+    status: 'EXECUTING',
+    currentAction: 'thinking',
+    filesChangedCount: 2
+  })
   await client.waitFor(() => framesOf(client, 'snapshot').length >= 2)
   const second = framesOf(client, 'snapshot')[1]
   assert.ok(second.revision > first.revision)
   assert.equal(second.sprintId, sprint.id)
-  assert.deepEqual(second.workers.map((w: { taskId: string; status: string; hb: { currentAction: string; filesChangedCount: number } }) => [w.taskId, w.status, w.hb.currentAction, w.hb.filesChangedCount]), [[tasks[0]!.id, 'EXECUTING', 'thinking', 2]])
+  assert.deepEqual(
+    second.workers.map((w: { taskId: string; status: string; hb: { currentAction: string; filesChangedCount: number } }) => [
+      w.taskId,
+      w.status,
+      w.hb.currentAction,
+      w.hb.filesChangedCount
+    ]),
+    [[tasks[0]!.id, 'EXECUTING', 'thinking', 2]]
+  )
 
   // A client that already has this revision gets nothing until the next change.
   const caughtUp = await connectSse(`${base}/api/sprint/live/stream?sinceRevision=${second.revision}`, auth)
   t.after(() => caughtUp.close())
   await pause(1200)
   assert.equal(framesOf(caughtUp, 'snapshot').length, 0)
-  await orch.repositories.heartbeats.upsert(tasks[0]!.id, { workerId: 'job-1', status: 'TESTING', currentAction: 'checking', filesChangedCount: 3 })
+  await orch.repositories.heartbeats.upsert(tasks[0]!.id, {
+    workerId: 'job-1',
+    status: 'TESTING',
+    currentAction: 'checking',
+    filesChangedCount: 3
+  })
   await caughtUp.waitFor(() => framesOf(caughtUp, 'snapshot').length >= 1)
   const third = framesOf(caughtUp, 'snapshot')[0]
   assert.ok(third.revision > second.revision)
@@ -57,7 +78,12 @@ test('the output stream sends the log so far, then its new lines, then done when
   const { sprint, tasks } = await seedSprint(orch, ['talk', 'wait'])
   const taskId = tasks[0]!.id
   await markExecuting(orch, taskId)
-  await orch.repositories.heartbeats.upsert(taskId, { workerId: 'job-7', status: 'EXECUTING', currentAction: 'talking', filesChangedCount: 0 })
+  await orch.repositories.heartbeats.upsert(taskId, {
+    workerId: 'job-7',
+    status: 'EXECUTING',
+    currentAction: 'talking',
+    filesChangedCount: 0
+  })
   const log = taskLogFile(orch.config.dataDir, sprint.id, taskId)
   fs.mkdirSync(path.dirname(log), { recursive: true })
   fs.writeFileSync(log, 'one\r\n\ntwo\nthree\npart')
@@ -67,7 +93,10 @@ test('the output stream sends the log so far, then its new lines, then done when
   t.after(() => client.close())
   assert.equal(client.status, 200)
   await client.waitFor(() => framesOf(client, 'snapshot').length >= 1)
-  assert.deepEqual(framesOf(client, 'snapshot')[0], { taskId, snapshot: { workerId: 'job-7', taskId, lines: ['one', 'two', 'three'], totalLinesReceived: 3, droppedLines: 0 } })
+  assert.deepEqual(framesOf(client, 'snapshot')[0], {
+    taskId,
+    snapshot: { workerId: 'job-7', taskId, lines: ['one', 'two', 'three'], totalLinesReceived: 3, droppedLines: 0 }
+  })
 
   fs.appendFileSync(log, 'ial\nfour\n')
   await client.waitFor(() => framesOf(client, 'output').length >= 1)
@@ -86,8 +115,17 @@ test('the output stream sends the log so far, then its new lines, then done when
   const waiting = await connectSse(`${base}/api/output-stream?taskId=${tasks[1]!.id}`, auth)
   t.after(() => waiting.close())
   await waiting.waitFor(() => waiting.ended)
-  assert.deepEqual(waiting.frames.map((f) => f.event), ['snapshot', 'done'])
-  assert.deepEqual(framesOf(waiting, 'snapshot')[0].snapshot, { workerId: null, taskId: tasks[1]!.id, lines: [], totalLinesReceived: 0, droppedLines: 0 })
+  assert.deepEqual(
+    waiting.frames.map((f) => f.event),
+    ['snapshot', 'done']
+  )
+  assert.deepEqual(framesOf(waiting, 'snapshot')[0].snapshot, {
+    workerId: null,
+    taskId: tasks[1]!.id,
+    lines: [],
+    totalLinesReceived: 0,
+    droppedLines: 0
+  })
   assert.deepEqual(framesOf(waiting, 'done')[0], { taskId: tasks[1]!.id, reason: 'task PENDING' })
 })
 

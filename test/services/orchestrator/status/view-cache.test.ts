@@ -8,7 +8,9 @@ function renderer() {
   let renders = 0
   const gates: (() => void)[] = []
   return {
-    get renders() { return renders },
+    get renders() {
+      return renders
+    },
     /** Renders `text` once `release()` is called (so tests can hold renderings in flight). */
     held(text: string) {
       return () => {
@@ -22,7 +24,9 @@ function renderer() {
         return Buffer.from(text)
       }
     },
-    release() { for (const open of gates.splice(0)) open() }
+    release() {
+      for (const open of gates.splice(0)) open()
+    }
   }
 }
 
@@ -30,7 +34,11 @@ test('a view is rendered once per revision, concurrent readers share the renderi
   let now = 1_000
   const cache = createViewCache({ maxAgeMs: 1000, maxEntries: 8, now: () => now })
   const r = renderer()
-  const concurrent = [cache.get('status', 'r1', r.held('one')), cache.get('status', 'r1', r.held('other')), cache.get('status', 'r1', r.held('other'))]
+  const concurrent = [
+    cache.get('status', 'r1', r.held('one')),
+    cache.get('status', 'r1', r.held('other')),
+    cache.get('status', 'r1', r.held('other'))
+  ]
   r.release()
   assert.deepEqual((await Promise.all(concurrent)).map(String), ['one', 'one', 'one'])
   assert.equal(r.renders, 1)
@@ -53,7 +61,12 @@ test('a slow rendering of an older revision never replaces a newer one; a failed
   r.release()
   assert.equal(String(await slow), 'old view')
   assert.equal(String(await cache.get('status', 'new', r.now('unexpected'))), 'new view')
-  await assert.rejects(cache.get('tasks', 'new', async () => { throw new Error('database gone') }), /database gone/)
+  await assert.rejects(
+    cache.get('tasks', 'new', async () => {
+      throw new Error('database gone')
+    }),
+    /database gone/
+  )
   assert.equal(String(await cache.get('tasks', 'new', r.now('tasks'))), 'tasks')
 })
 

@@ -5,7 +5,11 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import { createTestDatabase, type TestDatabase } from '../../../helpers/db.js'
 import { orchestratorMigrations } from '../../../../src/services/orchestrator/state/migrations.js'
 import type { OrchestratorDb } from '../../../../src/services/orchestrator/state/db.js'
-import { createEventsRepository, type EventsRepository, type NewEvent } from '../../../../src/services/orchestrator/state/events.repository.js'
+import {
+  createEventsRepository,
+  type EventsRepository,
+  type NewEvent
+} from '../../../../src/services/orchestrator/state/events.repository.js'
 import { createProjectsRepository } from '../../../../src/services/orchestrator/state/projects.repository.js'
 import { createEventHub, type EventHub, type EventHubOptions } from '../../../../src/services/orchestrator/streams/event-hub.js'
 import { registerEventStream } from '../../../../src/services/orchestrator/streams/stream.routes.js'
@@ -28,19 +32,36 @@ after(async () => {
   await database.close()
 })
 
-interface Setup { app: FastifyInstance; hub: EventHub; projectId: number; url: string; append(count: number, make?: (i: number) => Partial<NewEvent>): Promise<void> }
+interface Setup {
+  app: FastifyInstance
+  hub: EventHub
+  projectId: number
+  url: string
+  append(count: number, make?: (i: number) => Partial<NewEvent>): Promise<void>
+}
 
 async function setup(hubOptions: Partial<EventHubOptions> = {}, sse: SseOptions = {}): Promise<Setup> {
-  const projectId = await createProjectsRepository(database.db as OrchestratorDb, () => new Date()).ensure(`/tmp/quartet-stream-${process.pid}-${++projectCounter}`)
+  const projectId = await createProjectsRepository(database.db as OrchestratorDb, () => new Date()).ensure(
+    `/tmp/quartet-stream-${process.pid}-${++projectCounter}`
+  )
   const hub = createEventHub({ events, pollMs: 20, ...hubOptions })
   const app = Fastify()
-  registerGates(app, { auth: { token: TOKEN, disabled: false, defaultDeny: false }, controlMutations: () => false, rateLimit: { max: 100, windowMs: 60_000 } })
+  registerGates(app, {
+    auth: { token: TOKEN, disabled: false, defaultDeny: false },
+    controlMutations: () => false,
+    rateLimit: { max: 100, windowMs: 60_000 }
+  })
   registerEventStream(app, { hub, projectId, sse })
   await app.listen({ port: 0, host: '127.0.0.1' })
   const address = app.server.address() as net.AddressInfo
-  cleanups.push(async () => { hub.close(); await app.close() })
+  cleanups.push(async () => {
+    hub.close()
+    await app.close()
+  })
   return {
-    app, hub, projectId,
+    app,
+    hub,
+    projectId,
     url: `http://127.0.0.1:${address.port}/api/events`,
     async append(count, make = () => ({})) {
       for (let i = 0; i < count; i++) {
@@ -63,7 +84,9 @@ async function waitForSubscribers(s: Setup, count: number) {
 
 test('three clients receive 200 appended events in order, with ids, types and the stored event as data', async () => {
   const s = await setup()
-  const clients = await Promise.all([1, 2, 3].map(() => connectSse(s.url, { authorization: `Bearer ${TOKEN}`, origin: 'http://localhost:5173' })))
+  const clients = await Promise.all(
+    [1, 2, 3].map(() => connectSse(s.url, { authorization: `Bearer ${TOKEN}`, origin: 'http://localhost:5173' }))
+  )
   await waitForSubscribers(s, 3)
   await s.append(200, (i) => ({ type: i % 2 ? 'task_done' : 'task_started', taskId: `t${i}` }))
   for (const client of clients) {
@@ -161,7 +184,9 @@ test('a client that never reads is disconnected past its queue cap while a readi
   const port = new URL(s.url).port
   const stalled = net.connect(Number(port), '127.0.0.1')
   let stalledClosed = false
-  stalled.on('close', () => { stalledClosed = true })
+  stalled.on('close', () => {
+    stalledClosed = true
+  })
   stalled.on('error', () => undefined)
   stalled.write(`GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`)
   stalled.pause()

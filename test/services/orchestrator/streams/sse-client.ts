@@ -34,7 +34,10 @@ export function connectSse(url: string, headers: Record<string, string> = {}): P
         waitFor(predicate, timeoutMs = 10_000) {
           return new Promise<void>((done, fail) => {
             if (predicate()) return done()
-            const timer = setTimeout(() => { waiters.delete(check); fail(new Error(`timed out; ${client.frames.length} frames received`)) }, timeoutMs)
+            const timer = setTimeout(() => {
+              waiters.delete(check)
+              fail(new Error(`timed out; ${client.frames.length} frames received`))
+            }, timeoutMs)
             const check = () => {
               if (!predicate()) return
               clearTimeout(timer)
@@ -44,9 +47,13 @@ export function connectSse(url: string, headers: Record<string, string> = {}): P
             waiters.add(check)
           })
         },
-        close() { request.destroy() }
+        close() {
+          request.destroy()
+        }
       }
-      const notify = () => { for (const waiter of [...waiters]) waiter() }
+      const notify = () => {
+        for (const waiter of [...waiters]) waiter()
+      }
       response.on('data', (chunk: string) => {
         buffer += chunk
         let end: number
@@ -69,7 +76,10 @@ export function connectSse(url: string, headers: Record<string, string> = {}): P
         }
         notify()
       })
-      response.on('close', () => { client.ended = true; notify() })
+      response.on('close', () => {
+        client.ended = true
+        notify()
+      })
       response.on('error', () => undefined)
       resolve(client)
     })

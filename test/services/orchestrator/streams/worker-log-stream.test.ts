@@ -18,7 +18,11 @@ let base: string
 before(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-logs-'))
   app = Fastify()
-  registerGates(app, { auth: { token: TOKEN, disabled: false, defaultDeny: false }, controlMutations: () => false, rateLimit: { max: 100, windowMs: 60_000 } })
+  registerGates(app, {
+    auth: { token: TOKEN, disabled: false, defaultDeny: false },
+    controlMutations: () => false,
+    rateLimit: { max: 100, windowMs: 60_000 }
+  })
   registerWorkerLogStream(app, {
     resolveLogFile: (taskId) => (taskId.startsWith('unknown') ? null : path.join(dir, `task-${taskId}.log`)),
     pollMs: 20
@@ -31,7 +35,8 @@ after(async () => {
   fs.rmSync(dir, { recursive: true, force: true })
 })
 
-const lines = (client: SseClient) => client.frames.filter((f) => f.event === 'log_line').map((f) => (JSON.parse(f.data) as { line: string }).line)
+const lines = (client: SseClient) =>
+  client.frames.filter((f) => f.event === 'log_line').map((f) => (JSON.parse(f.data) as { line: string }).line)
 
 test('backfill on connect, then each new complete line; CRLF stripped, empty lines skipped', async () => {
   const file = path.join(dir, 'task-t1.log')
@@ -49,7 +54,10 @@ test('backfill on connect, then each new complete line; CRLF stripped, empty lin
   assert.equal(frame.type, 'log_line')
   assert.equal(frame.taskId, 't1')
   assert.ok(!Number.isNaN(Date.parse(String(frame.ts))))
-  assert.equal(client.frames.some((f) => f.event === 'log_unavailable'), false)
+  assert.equal(
+    client.frames.some((f) => f.event === 'log_unavailable'),
+    false
+  )
   client.close()
 })
 
@@ -82,7 +90,13 @@ test('tail: a truncated file is read again from the start; a long file backfills
   const file = path.join(dir, 'direct.log')
   fs.writeFileSync(file, `${'old line\n'.repeat(1000)}last old\n`)
   const seen: string[] = []
-  const tail = tailLogFile({ file, pollMs: 10, backfillBytes: 100, onLine: (line) => seen.push(line), onUnavailable: () => seen.push('<unavailable>') })
+  const tail = tailLogFile({
+    file,
+    pollMs: 10,
+    backfillBytes: 100,
+    onLine: (line) => seen.push(line),
+    onUnavailable: () => seen.push('<unavailable>')
+  })
   try {
     const until = async (predicate: () => boolean) => {
       const deadline = Date.now() + 5000
@@ -93,7 +107,10 @@ test('tail: a truncated file is read again from the start; a long file backfills
     }
     await until(() => seen.includes('last old'))
     assert.ok(seen.length <= 12, `backfilled ${seen.length} lines`)
-    assert.deepEqual(seen.filter((line) => line !== 'old line' && line !== 'last old'), [])
+    assert.deepEqual(
+      seen.filter((line) => line !== 'old line' && line !== 'last old'),
+      []
+    )
     seen.length = 0
     fs.writeFileSync(file, 'fresh\n')
     await until(() => seen.includes('fresh'))

@@ -7,9 +7,9 @@ export type ImageMeta = Omit<ImageRow, 'bytes'>
 
 export function createImagesRepository(db: FeedDb) {
   // Run inside the post transactions: compiled once.
-  const metaById = compileQuery(db, 1, (id: number) => db.selectFrom('feed_images')
-    .select(['id', 'uploader_id', 'content_type', 'ext', 'size', 'sha256', 'created_at'])
-    .where('id', '=', id))
+  const metaById = compileQuery(db, 1, (id: number) =>
+    db.selectFrom('feed_images').select(['id', 'uploader_id', 'content_type', 'ext', 'size', 'sha256', 'created_at']).where('id', '=', id)
+  )
   return {
     async insert(trx: Kysely<FeedTables>, values: Insertable<FeedImagesTable>): Promise<number> {
       const row = await trx.insertInto('feed_images').values(values).returning('id').executeTakeFirstOrThrow()
@@ -27,7 +27,8 @@ export function createImagesRepository(db: FeedDb) {
      */
     async deleteIfUnused(id: number): Promise<boolean> {
       try {
-        const result = await db.deleteFrom('feed_images')
+        const result = await db
+          .deleteFrom('feed_images')
           .where('id', '=', id)
           .where((eb) => eb.not(eb.exists(eb.selectFrom('feed_posts').select('feed_posts.id').where('feed_posts.image_id', '=', id))))
           .executeTakeFirst()

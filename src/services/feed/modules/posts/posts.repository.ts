@@ -23,12 +23,20 @@ export interface PostView {
 }
 
 function viewQuery(db: Kysely<FeedTables>) {
-  return db.selectFrom('feed_posts as p')
+  return db
+    .selectFrom('feed_posts as p')
     .innerJoin('feed_users as u', 'u.id', 'p.creator_id')
     .innerJoin('feed_images as i', 'i.id', 'p.image_id')
     .select([
-      'p.id', 'p.title', 'p.content', 'p.image_id', 'i.ext as image_ext', 'p.creator_id', 'u.name as creator_name',
-      'p.created_at', 'p.updated_at'
+      'p.id',
+      'p.title',
+      'p.content',
+      'p.image_id',
+      'i.ext as image_ext',
+      'p.creator_id',
+      'u.name as creator_name',
+      'p.created_at',
+      'p.updated_at'
     ])
 }
 
@@ -45,8 +53,16 @@ export function createPostsRepository(db: FeedDb, dialect: Dialect) {
       if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`page size must be a positive integer, not ${limit}`)
       query = prepareQuery(db, 1, (offset: number) =>
         viewQuery(db)
-          .select((eb) => eb.selectFrom('feed_posts').select((c) => c.fn.countAll<number>().as('n')).as('total'))
-          .orderBy('p.id', 'desc').limit(sql.lit(limit)).offset(offset))
+          .select((eb) =>
+            eb
+              .selectFrom('feed_posts')
+              .select((c) => c.fn.countAll<number>().as('n'))
+              .as('total')
+          )
+          .orderBy('p.id', 'desc')
+          .limit(sql.lit(limit))
+          .offset(offset)
+      )
       pageQueries.set(limit, query)
     }
     return query
@@ -62,12 +78,18 @@ export function createPostsRepository(db: FeedDb, dialect: Dialect) {
     return dialect === 'postgres' ? query.forUpdate() : query
   })
   const userById = compileQuery(db, 1, (id: number) => db.selectFrom('feed_users').select('id').where('id', '=', id))
-  const insertPost = compileQuery(db, 6, (title: string, content: string, imageId: number, creatorId: number, createdAt: string, updatedAt: string) =>
-    db.insertInto('feed_posts')
-      .values({ title, content, image_id: imageId, creator_id: creatorId, created_at: createdAt, updated_at: updatedAt })
-      .returning('id'))
+  const insertPost = compileQuery(
+    db,
+    6,
+    (title: string, content: string, imageId: number, creatorId: number, createdAt: string, updatedAt: string) =>
+      db
+        .insertInto('feed_posts')
+        .values({ title, content, image_id: imageId, creator_id: creatorId, created_at: createdAt, updated_at: updatedAt })
+        .returning('id')
+  )
   const updatePost = compileQuery(db, 5, (id: number, title: string, content: string, imageId: number, updatedAt: string) =>
-    db.updateTable('feed_posts').set({ title, content, image_id: imageId, updated_at: updatedAt }).where('id', '=', id))
+    db.updateTable('feed_posts').set({ title, content, image_id: imageId, updated_at: updatedAt }).where('id', '=', id)
+  )
   const deletePost = compileQuery(db, 1, (id: number) => db.deleteFrom('feed_posts').where('id', '=', id))
   return {
     /** Runs `work` in one transaction (serialised on SQLite's single connection). */
@@ -97,7 +119,15 @@ export function createPostsRepository(db: FeedDb, dialect: Dialect) {
       return (await userById(trx, id)).rows.length > 0
     },
     async insert(trx: Kysely<FeedTables>, values: NewPost): Promise<number> {
-      const { rows } = await insertPost(trx, values.title, values.content, values.image_id, values.creator_id, values.created_at, values.updated_at)
+      const { rows } = await insertPost(
+        trx,
+        values.title,
+        values.content,
+        values.image_id,
+        values.creator_id,
+        values.created_at,
+        values.updated_at
+      )
       const row = rows[0]
       if (!row) throw new Error('insert into feed_posts returned no id')
       return row.id

@@ -25,7 +25,10 @@ export const PostIdParams = Type.Object({ postId: Type.String({ minLength: 1, ma
 
 const Title = Type.String({ maxLength: 1000, description: 'at least 5 characters (trimmed)' })
 const Content = Type.String({ maxLength: 100_000, description: 'at least 5 characters (trimmed)' })
-const ImagePath = Type.String({ maxLength: 2048, description: 'path of an existing image (images/<id>.<ext>): the post\'s current one, or one you uploaded' })
+const ImagePath = Type.String({
+  maxLength: 2048,
+  description: "path of an existing image (images/<id>.<ext>): the post's current one, or one you uploaded"
+})
 
 export const PostJsonBody = Type.Object({
   title: Type.Optional(Title),
@@ -36,10 +39,13 @@ export const PostJsonBody = Type.Object({
 export const PostMultipartBody = Type.Object({
   title: Type.Optional(Title),
   content: Type.Optional(Content),
-  image: Type.Optional(Type.String({
-    description: 'a PNG or JPEG file (magic bytes are checked; size limit FEED_IMAGE_MAX_BYTES), or the path of an existing image as text',
-    contentMediaType: 'application/octet-stream'
-  }))
+  image: Type.Optional(
+    Type.String({
+      description:
+        'a PNG or JPEG file (magic bytes are checked; size limit FEED_IMAGE_MAX_BYTES), or the path of an existing image as text',
+      contentMediaType: 'application/octet-stream'
+    })
+  )
 })
 /** Create and update take a multipart form (the original client) or JSON with an existing image path. */
 export const PostBody = {

@@ -38,7 +38,12 @@ export interface PostsServiceDeps {
   now: () => string
 }
 
-interface CheckedInput { title: string; content: string; upload?: Upload & { contentType: string; ext: string } ; imageRef?: { id: number; ext: string } }
+interface CheckedInput {
+  title: string
+  content: string
+  upload?: Upload & { contentType: string; ext: string }
+  imageRef?: { id: number; ext: string }
+}
 
 export function createPostsService({ posts, images, events, now }: PostsServiceDeps) {
   /** Title and content (trimmed, ≥ 5 characters) first, as the original's validators; then the image. */
@@ -46,16 +51,22 @@ export function createPostsService({ posts, images, events, now }: PostsServiceD
     const details: ErrorDetail[] = nulFieldErrors(input as Record<string, unknown>, ['title', 'content'])
     const title = trimmed(input.title)
     const content = trimmed(input.content)
-    if (title === undefined || title.length < MIN_TEXT) details.push(fieldError('title', `Title must be at least ${MIN_TEXT} characters long.`))
-    if (content === undefined || content.length < MIN_TEXT) details.push(fieldError('content', `Content must be at least ${MIN_TEXT} characters long.`))
+    if (title === undefined || title.length < MIN_TEXT)
+      details.push(fieldError('title', `Title must be at least ${MIN_TEXT} characters long.`))
+    if (content === undefined || content.length < MIN_TEXT)
+      details.push(fieldError('content', `Content must be at least ${MIN_TEXT} characters long.`))
     if (details.length > 0 || title === undefined || content === undefined) throw feedError('FEED_INVALID_POST', undefined, { details })
 
     if (input.upload && input.upload.bytes.length > 0) {
       const kind = detectImage(input.upload.bytes)
       if (!kind) {
-        throw feedError('FEED_IMAGE_INVALID', `The image must be a PNG or JPEG file; "${input.upload.filename.slice(0, 100)}" is neither.`, {
-          details: [fieldError('image', 'Upload a PNG or JPEG image.')]
-        })
+        throw feedError(
+          'FEED_IMAGE_INVALID',
+          `The image must be a PNG or JPEG file; "${input.upload.filename.slice(0, 100)}" is neither.`,
+          {
+            details: [fieldError('image', 'Upload a PNG or JPEG image.')]
+          }
+        )
       }
       return { title, content, upload: { ...input.upload, ...kind } }
     }
@@ -67,9 +78,13 @@ export function createPostsService({ posts, images, events, now }: PostsServiceD
   }
 
   function unknownImage(ref: string): AppError {
-    return feedError('FEED_IMAGE_UNKNOWN', `"${ref.slice(0, 200)}" is not an image you may use: send a new file in the field image, or the imageUrl of one of your posts.`, {
-      details: [fieldError('image', 'Unknown image path.')]
-    })
+    return feedError(
+      'FEED_IMAGE_UNKNOWN',
+      `"${ref.slice(0, 200)}" is not an image you may use: send a new file in the field image, or the imageUrl of one of your posts.`,
+      {
+        details: [fieldError('image', 'Unknown image path.')]
+      }
+    )
   }
 
   /** Stores the upload, or checks that the referenced image exists and the caller may use it; returns its id. */
@@ -123,7 +138,14 @@ export function createPostsService({ posts, images, events, now }: PostsServiceD
           }
           const imageId = await resolveImage(trx, userId, checked)
           const at = now()
-          const id = await posts.insert(trx, { title: checked.title, content: checked.content, image_id: imageId, creator_id: userId, created_at: at, updated_at: at })
+          const id = await posts.insert(trx, {
+            title: checked.title,
+            content: checked.content,
+            image_id: imageId,
+            creator_id: userId,
+            created_at: at,
+            updated_at: at
+          })
           return mustView(trx, id)
         })
       } catch (error) {

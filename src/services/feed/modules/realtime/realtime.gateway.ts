@@ -56,7 +56,9 @@ export async function attachRealtime(app: App, options: RealtimeOptions): Promis
     done()
   })
   app.addHook('onClose', async () => {
-    await new Promise<void>((resolve) => { void io.close(() => resolve()) })
+    await new Promise<void>((resolve) => {
+      void io.close(() => resolve())
+    })
   })
 
   return {

@@ -19,7 +19,8 @@ export const HANDSHAKE_MESSAGES = {
   invalid: 'Not authenticated: the token is invalid or has expired; log in again (POST /auth/login).',
   malformed: 'Not authenticated: auth.token must be a login token string (from POST /auth/login), or be left out.',
   badHeader: 'Not authenticated: the Authorization header must be "Bearer <token>".',
-  required: 'Not authenticated: live posts need a login token (from POST /auth/login) passed as auth.token; ' +
+  required:
+    'Not authenticated: live posts need a login token (from POST /auth/login) passed as auth.token; ' +
     'this server does not accept anonymous listeners (FEED_SOCKET_ANONYMOUS=1 allows them).'
 } as const
 
@@ -65,10 +66,13 @@ export function authenticateHandshake(tokens: FeedTokens, allowAnonymous: boolea
     if (credential.kind === 'none') {
       return allowAnonymous ? next() : next(new HandshakeRefused('FEED_NOT_AUTHENTICATED', HANDSHAKE_MESSAGES.required))
     }
-    tokens.verify(credential.token).then((caller) => {
-      socket.data.userId = caller.userId
-      socket.data.expiresAt = caller.expiresAt
-      next()
-    }, () => next(new HandshakeRefused('FEED_TOKEN_INVALID', HANDSHAKE_MESSAGES.invalid)))
+    tokens.verify(credential.token).then(
+      (caller) => {
+        socket.data.userId = caller.userId
+        socket.data.expiresAt = caller.expiresAt
+        next()
+      },
+      () => next(new HandshakeRefused('FEED_TOKEN_INVALID', HANDSHAKE_MESSAGES.invalid))
+    )
   }
 }

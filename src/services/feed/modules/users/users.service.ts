@@ -24,20 +24,28 @@ export interface ClientInfo {
 
 // A practical e-mail check (what express-validator's isEmail accepts for ordinary addresses):
 // local part and a dotted domain, no spaces, at most 254 characters.
-const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/
+const EMAIL_LOCAL_PART = "[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}"
+const EMAIL_DOMAIN_LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?'
+const EMAIL = new RegExp('^' + EMAIL_LOCAL_PART + '@' + EMAIL_DOMAIN_LABEL + '(?:\\.' + EMAIL_DOMAIN_LABEL + ')+$')
 
 function isEmail(value: string): boolean {
   return value.length <= 254 && EMAIL.test(value) && !value.includes('..') && !value.startsWith('.') && !value.split('@')[0]?.endsWith('.')
 }
 
-export interface SignupInput { email?: unknown; password?: unknown; name?: unknown; username?: unknown }
+export interface SignupInput {
+  email?: unknown
+  password?: unknown
+  name?: unknown
+  username?: unknown
+}
 
 // A real scrypt hash of a random password: login for an unknown e-mail costs the same time as a
 // wrong password, so response times do not reveal which addresses have accounts.
 let dummyHash: Promise<string> | undefined
 
 export function createUsersService({ users, limiter, now, signToken }: UsersServiceDeps) {
-  const emailTaken = () => feedError('FEED_VALIDATION_FAILED', undefined, { details: [fieldError('email', 'E-Mail address already exists!')] })
+  const emailTaken = () =>
+    feedError('FEED_VALIDATION_FAILED', undefined, { details: [fieldError('email', 'E-Mail address already exists!')] })
 
   return {
     /** Registers a user; 422 with one entry per invalid field (as the original's validators). */
@@ -52,7 +60,8 @@ export function createUsersService({ users, limiter, now, signToken }: UsersServ
       const name = trimmed(input.name) ?? trimmed(input.username)
       if (!email || !isEmail(email)) details.push(fieldError('email', 'Please enter a valid email.'))
       else if (await users.emailKeyExists(email.toLowerCase())) details.push(fieldError('email', 'E-Mail address already exists!'))
-      if (!password || password.length < MIN_PASSWORD) details.push(fieldError('password', `Password must be at least ${MIN_PASSWORD} characters long.`))
+      if (!password || password.length < MIN_PASSWORD)
+        details.push(fieldError('password', `Password must be at least ${MIN_PASSWORD} characters long.`))
       if (!name) details.push(fieldError('name', 'Please enter a name.'))
       if (details.length > 0 || !email || !password || !name) throw feedError('FEED_VALIDATION_FAILED', undefined, { details })
 

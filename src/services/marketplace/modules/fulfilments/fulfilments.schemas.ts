@@ -1,14 +1,24 @@
 import { Type, type TSchema } from 'typebox'
 import { DateTime, Enum, Money, Nullable, Quantity, Ref, Text } from '../../http/fields.js'
 
-const RETURN_REASONS = ['PRODUCT_DEFECT', 'PRODUCT_UNSATISFACTORY', 'REFUSED', 'REFUSED_DAMAGED', 'WRONG_ADDRESS', 'NOT_COLLECTED', 'OTHER'] as const
+const RETURN_REASONS = [
+  'PRODUCT_DEFECT',
+  'PRODUCT_UNSATISFACTORY',
+  'REFUSED',
+  'REFUSED_DAMAGED',
+  'WRONG_ADDRESS',
+  'NOT_COLLECTED',
+  'OTHER'
+] as const
 const RETURN_STATUSES = ['DECLARED', 'RECEIVED', 'CLOSED'] as const
 
 const Page = Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: '1-based page' }))
 export const ListQuery = Type.Object({ createdSince: DateTime('inclusive lower bound of the creation time'), page: Page })
 /** GET /v2/returns/merchant and /v2/returns/channel: a list with createdSince, else the return whose reference is that word. */
 export const ReturnsOfQuery = Type.Object({
-  createdSince: Type.Optional(DateTime('inclusive lower bound of the creation time; without it the path reads the return with that reference')),
+  createdSince: Type.Optional(
+    DateTime('inclusive lower bound of the creation time; without it the path reads the return with that reference')
+  ),
   page: Page
 })
 
@@ -123,13 +133,15 @@ export const ReturnView = Type.Object({
   RefundInclVat: Nullable(Type.Number()),
   RefundExclVat: Nullable(Type.Number()),
   CreatedAt: Type.String(),
-  Lines: Type.Array(Type.Object({
-    ...LineView,
-    AcceptedQuantity: Nullable(Type.Integer()),
-    RejectedQuantity: Nullable(Type.Integer()),
-    RefundInclVat: Nullable(Type.Number()),
-    RefundExclVat: Nullable(Type.Number()),
-    ManualRefundInclVat: Nullable(Type.Number()),
-    ManualRefundExclVat: Nullable(Type.Number())
-  }))
+  Lines: Type.Array(
+    Type.Object({
+      ...LineView,
+      AcceptedQuantity: Nullable(Type.Integer()),
+      RejectedQuantity: Nullable(Type.Integer()),
+      RefundInclVat: Nullable(Type.Number()),
+      RefundExclVat: Nullable(Type.Number()),
+      ManualRefundInclVat: Nullable(Type.Number()),
+      ManualRefundExclVat: Nullable(Type.Number())
+    })
+  )
 })

@@ -22,10 +22,16 @@ export type FulfilmentInput = {
 }
 
 type AnyLine = {
-  MerchantOrderLineReference?: string | undefined; ChannelOrderLineReference?: string | undefined
-  MerchantProductReference?: string | undefined; ChannelProductReference?: string | undefined; Quantity: number
+  MerchantOrderLineReference?: string | undefined
+  ChannelOrderLineReference?: string | undefined
+  MerchantProductReference?: string | undefined
+  ChannelProductReference?: string | undefined
+  Quantity: number
 } & Record<string, unknown>
-type AnyInput = { MerchantOrderReference?: string | undefined; ChannelOrderReference?: string | undefined; Lines: AnyLine[] } & Record<string, unknown>
+type AnyInput = { MerchantOrderReference?: string | undefined; ChannelOrderReference?: string | undefined; Lines: AnyLine[] } & Record<
+  string,
+  unknown
+>
 
 const NOT_FOUND: Record<FulfilmentKind, MarketplaceErrorCode> = {
   backorder: 'MARKETPLACE_BACKORDER_NOT_FOUND',
@@ -61,14 +67,27 @@ function available(kind: FulfilmentKind, line: OrderLineRow): { max: number; why
 
 function kindData(kind: FulfilmentKind, input: AnyInput): Record<string, unknown> {
   switch (kind) {
-    case 'backorder': return {}
-    case 'cancellation': return { Reason: input.Reason }
-    case 'shipment': return { TrackTraceNo: input.TrackTraceNo, TrackTraceUrl: input.TrackTraceUrl, Method: input.Method, ShipmentMethod: input.ShipmentMethod, ShipmentMethodId: input.ShipmentMethodId }
-    case 'return': return {
-      Status: input.Status ?? 'DECLARED', Reason: input.Reason ?? 'OTHER', CustomerComment: input.CustomerComment, MerchantComment: input.MerchantComment,
-      RefundInclVatCents: optionalCents(input.RefundInclVat as number | undefined, 'RefundInclVat'),
-      RefundExclVatCents: optionalCents(input.RefundExclVat as number | undefined, 'RefundExclVat')
-    }
+    case 'backorder':
+      return {}
+    case 'cancellation':
+      return { Reason: input.Reason }
+    case 'shipment':
+      return {
+        TrackTraceNo: input.TrackTraceNo,
+        TrackTraceUrl: input.TrackTraceUrl,
+        Method: input.Method,
+        ShipmentMethod: input.ShipmentMethod,
+        ShipmentMethodId: input.ShipmentMethodId
+      }
+    case 'return':
+      return {
+        Status: input.Status ?? 'DECLARED',
+        Reason: input.Reason ?? 'OTHER',
+        CustomerComment: input.CustomerComment,
+        MerchantComment: input.MerchantComment,
+        RefundInclVatCents: optionalCents(input.RefundInclVat as number | undefined, 'RefundInclVat'),
+        RefundExclVatCents: optionalCents(input.RefundExclVat as number | undefined, 'RefundExclVat')
+      }
   }
 }
 
@@ -77,9 +96,11 @@ function lineData(kind: FulfilmentKind, line: AnyLine, i: number): Record<string
   if (kind !== 'return') return {}
   const accepted = line.AcceptedQuantity as number | undefined
   const rejected = line.RejectedQuantity as number | undefined
-  if ((accepted ?? 0) + (rejected ?? 0) > line.Quantity) throw invalid(`Lines[${i}].AcceptedQuantity`, `AcceptedQuantity + RejectedQuantity exceeds the returned Quantity ${line.Quantity}`)
+  if ((accepted ?? 0) + (rejected ?? 0) > line.Quantity)
+    throw invalid(`Lines[${i}].AcceptedQuantity`, `AcceptedQuantity + RejectedQuantity exceeds the returned Quantity ${line.Quantity}`)
   return {
-    AcceptedQuantity: accepted, RejectedQuantity: rejected,
+    AcceptedQuantity: accepted,
+    RejectedQuantity: rejected,
     RefundInclVatCents: optionalCents(line.RefundInclVat as number | undefined, `Lines[${i}].RefundInclVat`),
     RefundExclVatCents: optionalCents(line.RefundExclVat as number | undefined, `Lines[${i}].RefundExclVat`),
     ManualRefundInclVatCents: optionalCents(line.ManualRefundInclVat as number | undefined, `Lines[${i}].ManualRefundInclVat`),
@@ -93,7 +114,9 @@ function lineData(kind: FulfilmentKind, line: AnyLine, i: number): Record<string
  */
 export function createFulfilmentsService({ fulfilments, orders, now }: FulfilmentsServiceDeps) {
   function scopeOf(principal: Principal): OrderScope {
-    return principal.role === 'channel' ? { customerId: principal.customerId, channelId: principal.channelId } : { customerId: principal.customerId }
+    return principal.role === 'channel'
+      ? { customerId: principal.customerId, channelId: principal.channelId }
+      : { customerId: principal.customerId }
   }
 
   const service = {
@@ -112,48 +135,80 @@ export function createFulfilmentsService({ fulfilments, orders, now }: Fulfilmen
       if (!input.Lines.some((l) => l.Quantity > 0)) throw invalid('Lines', `nothing to ${VERB[kind]}: every line has Quantity 0`)
 
       const scope = scopeOf(principal)
-      const find = input.MerchantOrderReference ? { merchantReference: input.MerchantOrderReference } : { channelReference: input.ChannelOrderReference as string }
+      const find = input.MerchantOrderReference
+        ? { merchantReference: input.MerchantOrderReference }
+        : { channelReference: input.ChannelOrderReference as string }
       const at = now()
-      const id = await uniqueViolationAs(() => orders.withLockedOrder(scope, find, async (trx, order) => {
-        const orderName = JSON.stringify(input.MerchantOrderReference ?? input.ChannelOrderReference)
-        if (!order) throw marketplaceError('MARKETPLACE_ORDER_NOT_FOUND', `No order ${orderName} exists${channelKey ? ' for this channel' : ''}.`)
-        if (input.ChannelOrderReference && input.MerchantOrderReference && order.channel_reference !== input.ChannelOrderReference) {
-          throw invalid('ChannelOrderReference', `order ${JSON.stringify(input.MerchantOrderReference)} has ChannelReference ${JSON.stringify(order.channel_reference)}, not ${JSON.stringify(input.ChannelOrderReference)}`)
+      const id = await uniqueViolationAs(
+        () =>
+          orders.withLockedOrder(scope, find, async (trx, order) => {
+            const orderName = JSON.stringify(input.MerchantOrderReference ?? input.ChannelOrderReference)
+            if (!order)
+              throw marketplaceError('MARKETPLACE_ORDER_NOT_FOUND', `No order ${orderName} exists${channelKey ? ' for this channel' : ''}.`)
+            if (input.ChannelOrderReference && input.MerchantOrderReference && order.channel_reference !== input.ChannelOrderReference) {
+              throw invalid(
+                'ChannelOrderReference',
+                `order ${JSON.stringify(input.MerchantOrderReference)} has ChannelReference ${JSON.stringify(order.channel_reference)}, ` +
+                  `not ${JSON.stringify(input.ChannelOrderReference)}`
+              )
+            }
+            if (kind !== 'return' && !isOpenOrderStatus(order.status)) {
+              throw marketplaceError(
+                'MARKETPLACE_ORDER_NOT_OPEN',
+                `Order ${orderName} is ${order.status}: ` +
+                  `a ${kind} is only possible while the order is NEW, IN_PROGRESS, IN_BACKORDER or IN_COMBI.`
+              )
+            }
+            const byChannelProduct = input.Lines.some((l) => l.ChannelProductReference !== undefined)
+              ? await fulfilments.channelProductReferences(trx, principal.customerId, order.channel_id, [
+                  ...new Set(order.lines.map((l) => l.merchant_product_reference))
+                ])
+              : new Map<string, string>()
+            const moves = matchLines(kind, order, input, byChannelProduct)
+            const fulfilmentId = await fulfilments.insert(
+              trx,
+              {
+                customer_id: principal.customerId,
+                channel_id: order.channel_id,
+                order_id: order.id,
+                kind,
+                merchant_reference: merchantReference,
+                channel_reference: channelReference,
+                data: JSON.stringify(kindData(kind, input)),
+                created_at: at
+              },
+              moves.map((m) => ({ order_line_id: m.line.id, quantity: m.quantity, data: JSON.stringify(m.data) }))
+            )
+            for (const move of moves) {
+              if (move.quantity === 0) continue
+              if (!(await fulfilments.applyLine(trx, kind, move.line.id, move.quantity))) {
+                throw marketplaceError(
+                  'MARKETPLACE_QUANTITY_EXCEEDED',
+                  `Lines[${move.index}].Quantity: cannot ${VERB[kind]} ${move.quantity} of line ${lineName(move.line)}: ` +
+                    'it changed concurrently and no longer has that much available.'
+                )
+              }
+            }
+            await orders.refreshStatuses(trx, order.id, order.acknowledged_at !== null, at)
+            return fulfilmentId
+          }),
+        () => {
+          const which =
+            merchantReference !== null
+              ? `${REFERENCE_FIELD[kind]} ${JSON.stringify(merchantReference)}`
+              : `ChannelReturnReference ${JSON.stringify(channelReference)}`
+          return marketplaceError('MARKETPLACE_DUPLICATE_MERCHANT_REFERENCE', `A ${kind} with ${which} already exists.`)
         }
-        if (kind !== 'return' && !isOpenOrderStatus(order.status)) {
-          throw marketplaceError('MARKETPLACE_ORDER_NOT_OPEN', `Order ${orderName} is ${order.status}: a ${kind} is only possible while the order is NEW, IN_PROGRESS, IN_BACKORDER or IN_COMBI.`)
-        }
-        const byChannelProduct = input.Lines.some((l) => l.ChannelProductReference !== undefined)
-          ? await fulfilments.channelProductReferences(trx, principal.customerId, order.channel_id, [...new Set(order.lines.map((l) => l.merchant_product_reference))])
-          : new Map<string, string>()
-        const moves = matchLines(kind, order, input, byChannelProduct)
-        const fulfilmentId = await fulfilments.insert(trx, {
-          customer_id: principal.customerId,
-          channel_id: order.channel_id,
-          order_id: order.id,
-          kind,
-          merchant_reference: merchantReference,
-          channel_reference: channelReference,
-          data: JSON.stringify(kindData(kind, input)),
-          created_at: at
-        }, moves.map((m) => ({ order_line_id: m.line.id, quantity: m.quantity, data: JSON.stringify(m.data) })))
-        for (const move of moves) {
-          if (move.quantity === 0) continue
-          if (!(await fulfilments.applyLine(trx, kind, move.line.id, move.quantity))) {
-            throw marketplaceError('MARKETPLACE_QUANTITY_EXCEEDED', `Lines[${move.index}].Quantity: cannot ${VERB[kind]} ${move.quantity} of line ${lineName(move.line)}: it changed concurrently and no longer has that much available.`)
-          }
-        }
-        await orders.refreshStatuses(trx, order.id, order.acknowledged_at !== null, at)
-        return fulfilmentId
-      }), () => {
-        const which = merchantReference !== null ? `${REFERENCE_FIELD[kind]} ${JSON.stringify(merchantReference)}` : `ChannelReturnReference ${JSON.stringify(channelReference)}`
-        return marketplaceError('MARKETPLACE_DUPLICATE_MERCHANT_REFERENCE', `A ${kind} with ${which} already exists.`)
-      })
+      )
       return (await fulfilments.findById(id)) as FulfilmentWithLines
     },
 
     /** POST /v2/returns/merchant and /v2/returns/channel (2016 clients): a return, by a key of that role only. */
-    async createReturnAs(role: 'merchant' | 'channel', principal: Principal, body: FulfilmentInput['return']): Promise<FulfilmentWithLines> {
+    async createReturnAs(
+      role: 'merchant' | 'channel',
+      principal: Principal,
+      body: FulfilmentInput['return']
+    ): Promise<FulfilmentWithLines> {
       if (role === 'merchant') requireMerchant(principal, 'Creating a return at /v2/returns/merchant')
       else requireChannel(principal, 'Creating a return at /v2/returns/channel')
       return service.create('return', principal, body)
@@ -190,11 +245,27 @@ const lineName = (line: OrderLineRow) => JSON.stringify(line.merchant_reference 
  * order's channel — when the order has exactly one line of it. A MerchantOrderLineReference that
  * names no line is tried as a product reference too: an order acknowledged without lines has none.
  */
-function findLine(order: OrderWithLines, requested: AnyLine, index: number, byChannelProduct: Map<string, string>): { line: OrderLineRow; field: string; reference: string; byProduct: boolean } {
+function findLine(
+  order: OrderWithLines,
+  requested: AnyLine,
+  index: number,
+  byChannelProduct: Map<string, string>
+): { line: OrderLineRow; field: string; reference: string; byProduct: boolean } {
   const ofProduct = (reference: string) => order.lines.filter((l) => l.merchant_product_reference === reference)
-  const notFound = (field: string, reference: string) => marketplaceError('MARKETPLACE_ORDER_LINE_NOT_FOUND', `Lines[${index}].${field}: order ${JSON.stringify(order.merchant_reference ?? order.channel_reference)} has no line ${JSON.stringify(reference)}.`, { details: [{ pointer: `/Lines/${index}/${field}`, message: `no line ${JSON.stringify(reference)} on this order` }] })
+  const notFound = (field: string, reference: string) =>
+    marketplaceError(
+      'MARKETPLACE_ORDER_LINE_NOT_FOUND',
+      `Lines[${index}].${field}: order ${JSON.stringify(order.merchant_reference ?? order.channel_reference)} ` +
+        `has no line ${JSON.stringify(reference)}.`,
+      { details: [{ pointer: `/Lines/${index}/${field}`, message: `no line ${JSON.stringify(reference)} on this order` }] }
+    )
   const single = (field: string, reference: string, lines: OrderLineRow[]) => {
-    if (lines.length > 1) throw invalid(`Lines[${index}].${field}`, `the order has ${lines.length} lines of product ${JSON.stringify(reference)}; name the line by MerchantOrderLineReference or ChannelOrderLineReference`)
+    if (lines.length > 1)
+      throw invalid(
+        `Lines[${index}].${field}`,
+        `the order has ${lines.length} lines of product ${JSON.stringify(reference)}; ` +
+          'name the line by MerchantOrderLineReference or ChannelOrderLineReference'
+      )
     const line = lines[0]
     if (!line) throw notFound(field, reference)
     return { line, field, reference, byProduct: true }
@@ -211,13 +282,17 @@ function findLine(order: OrderWithLines, requested: AnyLine, index: number, byCh
     if (!line) throw notFound('ChannelOrderLineReference', reference)
     return { line, field: 'ChannelOrderLineReference', reference, byProduct: false }
   }
-  if (requested.MerchantProductReference !== undefined) return single('MerchantProductReference', requested.MerchantProductReference, ofProduct(requested.MerchantProductReference))
+  if (requested.MerchantProductReference !== undefined)
+    return single('MerchantProductReference', requested.MerchantProductReference, ofProduct(requested.MerchantProductReference))
   if (requested.ChannelProductReference !== undefined) {
     const reference = requested.ChannelProductReference
     const merchantReference = [...byChannelProduct].find(([, channel]) => channel === reference)?.[0]
     return single('ChannelProductReference', reference, merchantReference === undefined ? [] : ofProduct(merchantReference))
   }
-  throw invalid(`Lines[${index}].MerchantOrderLineReference`, 'give MerchantOrderLineReference, ChannelOrderLineReference or the line\'s MerchantProductReference')
+  throw invalid(
+    `Lines[${index}].MerchantOrderLineReference`,
+    "give MerchantOrderLineReference, ChannelOrderLineReference or the line's MerchantProductReference"
+  )
 }
 
 /** Maps each request line to an order line and checks its quantity against what is available. */
@@ -226,18 +301,28 @@ function matchLines(kind: FulfilmentKind, order: OrderWithLines, input: AnyInput
   const used = new Set<number>()
   return input.Lines.map((requested, index) => {
     const { line, reference, byProduct } = findLine(order, requested, index, byChannelProduct)
-    if (used.has(line.id)) throw invalid(`Lines[${index}]`, `line ${JSON.stringify(reference)} is named twice; give its total quantity once`)
+    if (used.has(line.id))
+      throw invalid(`Lines[${index}]`, `line ${JSON.stringify(reference)} is named twice; give its total quantity once`)
     used.add(line.id)
     const { max, why } = available(kind, line)
     if (requested.Quantity > max) {
-      throw marketplaceError('MARKETPLACE_QUANTITY_EXCEEDED', `Lines[${index}].Quantity: cannot ${VERB[kind]} ${requested.Quantity} of line ${JSON.stringify(reference)}: ${why}.`, { details: [{ pointer: `/Lines/${index}/Quantity`, message: `cannot ${VERB[kind]} ${requested.Quantity}: ${why}` }] })
+      throw marketplaceError(
+        'MARKETPLACE_QUANTITY_EXCEEDED',
+        `Lines[${index}].Quantity: cannot ${VERB[kind]} ${requested.Quantity} of line ${JSON.stringify(reference)}: ${why}.`,
+        { details: [{ pointer: `/Lines/${index}/Quantity`, message: `cannot ${VERB[kind]} ${requested.Quantity}: ${why}` }] }
+      )
     }
     if (kind === 'shipment' && !canShipPartial && requested.Quantity > 0 && requested.Quantity !== openQuantity(line)) {
-      throw invalid(`Lines[${index}].Quantity`, `this order does not allow partial line shipments (CanShipPartialOrderLines is false): ship all ${openQuantity(line)} open units of line ${JSON.stringify(reference)}`)
+      throw invalid(
+        `Lines[${index}].Quantity`,
+        'this order does not allow partial line shipments (CanShipPartialOrderLines is false): ' +
+          `ship all ${openQuantity(line)} open units of line ${JSON.stringify(reference)}`
+      )
     }
     const data = lineData(kind, requested, index)
     // Kept so the line answers with the reference the client named it by (it has no merchant reference of its own).
-    if (byProduct && line.merchant_reference === null && requested.MerchantOrderLineReference !== undefined) data.MerchantOrderLineReference = requested.MerchantOrderLineReference
+    if (byProduct && line.merchant_reference === null && requested.MerchantOrderLineReference !== undefined)
+      data.MerchantOrderLineReference = requested.MerchantOrderLineReference
     return { index, line, quantity: requested.Quantity, data }
   })
 }

@@ -2,8 +2,15 @@ import { sql, type Insertable } from 'kysely'
 import { dialectOf } from '../../../../core/db/database.js'
 import { prepareQuery } from '../../../../core/db/prepared.js'
 import {
-  groupBy, selectInChunks, type MarketplaceDb, type MarketplaceExecutor, type MarketplaceTrx, type OrderLineRow, type OrderLinesTable,
-  type OrderRow, type OrdersTable
+  groupBy,
+  selectInChunks,
+  type MarketplaceDb,
+  type MarketplaceExecutor,
+  type MarketplaceTrx,
+  type OrderLineRow,
+  type OrderLinesTable,
+  type OrderRow,
+  type OrdersTable
 } from '../../db.js'
 
 export type OrderWithLines = OrderRow & { channel_name: string; lines: OrderLineRow[] }
@@ -19,19 +26,27 @@ export function createOrdersRepository(db: MarketplaceDb) {
 
   async function attachLines(executor: MarketplaceExecutor, orders: (OrderRow & { channel_name: string })[]): Promise<OrderWithLines[]> {
     if (orders.length === 0) return []
-    const lines = await selectInChunks(orders.map((o) => o.id), (ids) =>
-      executor.selectFrom('mp_order_lines').selectAll().where('order_id', 'in', ids).orderBy('order_id').orderBy('line_no').execute())
+    const lines = await selectInChunks(
+      orders.map((o) => o.id),
+      (ids) =>
+        executor.selectFrom('mp_order_lines').selectAll().where('order_id', 'in', ids).orderBy('order_id').orderBy('line_no').execute()
+    )
     const byOrder = groupBy(lines, (line) => line.order_id)
     return orders.map((o) => ({ ...o, lines: byOrder.get(o.id) ?? [] }))
   }
 
   /** Invalidates cached GET /v2/orders/new responses of the customer; call inside the write's transaction. */
   async function bumpOrdersVersion(trx: MarketplaceTrx, customerId: number): Promise<void> {
-    await trx.updateTable('mp_customers').set({ orders_version: sql`orders_version + 1` }).where('id', '=', customerId).execute()
+    await trx
+      .updateTable('mp_customers')
+      .set({ orders_version: sql`orders_version + 1` })
+      .where('id', '=', customerId)
+      .execute()
   }
 
   function ordersQuery(executor: MarketplaceExecutor, scope: OrderScope) {
-    let query = executor.selectFrom('mp_orders as o')
+    let query = executor
+      .selectFrom('mp_orders as o')
       .innerJoin('mp_channels as ch', 'ch.id', 'o.channel_id')
       .selectAll('o')
       .select('ch.name as channel_name')
@@ -42,18 +57,28 @@ export function createOrdersRepository(db: MarketplaceDb) {
 
   // GET /v2/orders/new: the page and the total, built and compiled once.
   const newOrdersPage = prepareQuery(db, 3, (customerId: number, limit: number, offset: number) =>
-    ordersQuery(db, { customerId }).where('o.status', '=', 'NEW').orderBy('o.id').limit(limit).offset(offset))
+    ordersQuery(db, { customerId }).where('o.status', '=', 'NEW').orderBy('o.id').limit(limit).offset(offset)
+  )
   const newOrdersCount = prepareQuery(db, 1, (customerId: number) =>
-    db.selectFrom('mp_orders').select((eb) => eb.fn.countAll<number>().as('n')).where('customer_id', '=', customerId).where('status', '=', 'NEW'))
+    db
+      .selectFrom('mp_orders')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('customer_id', '=', customerId)
+      .where('status', '=', 'NEW')
+  )
   const ordersVersionQuery = prepareQuery(db, 1, (customerId: number) =>
-    db.selectFrom('mp_customers').select('orders_version').where('id', '=', customerId))
+    db.selectFrom('mp_customers').select('orders_version').where('id', '=', customerId)
+  )
 
   const repository = {
     /** Inserts the order and its lines in one transaction; returns the new order's id. */
     insertOrder(order: Insertable<OrdersTable>, lines: Omit<Insertable<OrderLinesTable>, 'order_id'>[]): Promise<number> {
       return db.transaction().execute(async (trx) => {
         const { id } = await trx.insertInto('mp_orders').values(order).returning('id').executeTakeFirstOrThrow()
-        await trx.insertInto('mp_order_lines').values(lines.map((l) => ({ ...l, order_id: id }))).execute()
+        await trx
+          .insertInto('mp_order_lines')
+          .values(lines.map((l) => ({ ...l, order_id: id })))
+          .execute()
         await bumpOrdersVersion(trx, order.customer_id)
         return id
       })
@@ -88,7 +113,11 @@ export function createOrdersRepository(db: MarketplaceDb) {
      * When `work` succeeds the customer's orders version is bumped in the same transaction (last,
      * so the customer row is locked only until the commit), invalidating cached order lists.
      */
-    withLockedOrder<T>(scope: OrderScope, find: { id?: number; merchantReference?: string; channelReference?: string }, work: (trx: MarketplaceTrx, order: OrderWithLines | undefined) => Promise<T>): Promise<T> {
+    withLockedOrder<T>(
+      scope: OrderScope,
+      find: { id?: number; merchantReference?: string; channelReference?: string },
+      work: (trx: MarketplaceTrx, order: OrderWithLines | undefined) => Promise<T>
+    ): Promise<T> {
       return db.transaction().execute(async (trx) => {
         let query = trx.selectFrom('mp_orders').select('id').where('customer_id', '=', scope.customerId)
         if (scope.channelId !== undefined && scope.channelId !== null) query = query.where('channel_id', '=', scope.channelId)
@@ -107,25 +136,54 @@ export function createOrdersRepository(db: MarketplaceDb) {
 
     /** Which order already uses this merchant reference, and which line one of these line references (each undefined when none). */
     async merchantReferencesInUse(trx: MarketplaceTrx, customerId: number, orderReference: string, lineReferences: string[]) {
-      const order = await trx.selectFrom('mp_orders').select('id').where('customer_id', '=', customerId)
-        .where('merchant_reference', '=', orderReference).executeTakeFirst()
+      const order = await trx
+        .selectFrom('mp_orders')
+        .select('id')
+        .where('customer_id', '=', customerId)
+        .where('merchant_reference', '=', orderReference)
+        .executeTakeFirst()
       // An acknowledgement without lines names none (and `in ()` is not SQL).
-      const line = order || lineReferences.length === 0 ? undefined : await trx.selectFrom('mp_order_lines').select(['merchant_reference', 'order_id']).where('customer_id', '=', customerId)
-        .where('merchant_reference', 'in', lineReferences).executeTakeFirst()
+      const line =
+        order || lineReferences.length === 0
+          ? undefined
+          : await trx
+              .selectFrom('mp_order_lines')
+              .select(['merchant_reference', 'order_id'])
+              .where('customer_id', '=', customerId)
+              .where('merchant_reference', 'in', lineReferences)
+              .executeTakeFirst()
       return { order, line }
     },
 
     /** NEW → IN_PROGRESS with the merchant reference; false when another acknowledge won. */
-    async acknowledge(trx: MarketplaceTrx, orderId: number, merchantReference: string, lineReferences: Map<number, string>, now: string): Promise<boolean> {
-      const result = await trx.updateTable('mp_orders')
+    async acknowledge(
+      trx: MarketplaceTrx,
+      orderId: number,
+      merchantReference: string,
+      lineReferences: Map<number, string>,
+      now: string
+    ): Promise<boolean> {
+      const result = await trx
+        .updateTable('mp_orders')
         .set({ merchant_reference: merchantReference, status: 'IN_PROGRESS', acknowledged_at: now, updated_at: now })
-        .where('id', '=', orderId).where('status', '=', 'NEW').where('merchant_reference', 'is', null)
+        .where('id', '=', orderId)
+        .where('status', '=', 'NEW')
+        .where('merchant_reference', 'is', null)
         .executeTakeFirst()
       if (result.numUpdatedRows === 0n) return false
-      await trx.updateTable('mp_order_lines').set({ status: 'IN_PROGRESS' }).where('order_id', '=', orderId).where('status', '=', 'NEW').execute()
+      await trx
+        .updateTable('mp_order_lines')
+        .set({ status: 'IN_PROGRESS' })
+        .where('order_id', '=', orderId)
+        .where('status', '=', 'NEW')
+        .execute()
       for (const [lineId, reference] of lineReferences) {
-        await trx.updateTable('mp_order_lines').set({ merchant_reference: reference })
-          .where('id', '=', lineId).where('order_id', '=', orderId).execute()
+        await trx
+          .updateTable('mp_order_lines')
+          .set({ merchant_reference: reference })
+          .where('id', '=', lineId)
+          .where('order_id', '=', orderId)
+          .execute()
       }
       return true
     },

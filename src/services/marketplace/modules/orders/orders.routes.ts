@@ -17,28 +17,68 @@ export interface OrdersRouteDeps {
 
 /** /v2/orders: channels create orders; merchants list the new ones, read and acknowledge them. */
 export function ordersRoutes(app: App, { orders, apiKey, cache, pageSize }: OrdersRouteDeps): void {
-  app.post('/orders', {
-    schema: { tags: ['orders'], summary: 'Channel: create an order (status NEW)', security, body: CreateOrderBody, response: { 201: Single(OrderView), ...errorResponses(403, 404, 409) } }
-  }, async (request, reply) => reply.code(201).send(ok(renderOrder(await orders.create(apiKey.of(request), request.body)), 201)))
+  app.post(
+    '/orders',
+    {
+      schema: {
+        tags: ['orders'],
+        summary: 'Channel: create an order (status NEW)',
+        security,
+        body: CreateOrderBody,
+        response: { 201: Single(OrderView), ...errorResponses(403, 404, 409) }
+      }
+    },
+    async (request, reply) => reply.code(201).send(ok(renderOrder(await orders.create(apiKey.of(request), request.body)), 201))
+  )
 
-  app.get('/orders/new', {
-    schema: { tags: ['orders'], summary: 'Merchant: orders with status NEW (oldest first, paged)', security, querystring: PageQuery, response: { 200: Collection(OrderView), ...errorResponses(403) } }
-  }, async (request, reply) => {
-    const principal = apiKey.of(request)
-    const pageNo = request.query.page ?? 1
-    // The version first: the list read after it is at least as new (see http/read-cache.ts).
-    const version = await orders.listNewVersion(principal)
-    return sendCached(cache, request, reply, `orders/new|${principal.customerId}|${pageNo}|${pageSize}`, version, async () => {
-      const { orders: list, total } = await orders.listNew(principal, pageNo, pageSize)
-      return page(list.map(renderOrder), total, pageSize)
-    })
-  })
+  app.get(
+    '/orders/new',
+    {
+      schema: {
+        tags: ['orders'],
+        summary: 'Merchant: orders with status NEW (oldest first, paged)',
+        security,
+        querystring: PageQuery,
+        response: { 200: Collection(OrderView), ...errorResponses(403) }
+      }
+    },
+    async (request, reply) => {
+      const principal = apiKey.of(request)
+      const pageNo = request.query.page ?? 1
+      // The version first: the list read after it is at least as new (see http/read-cache.ts).
+      const version = await orders.listNewVersion(principal)
+      return sendCached(cache, request, reply, `orders/new|${principal.customerId}|${pageNo}|${pageSize}`, version, async () => {
+        const { orders: list, total } = await orders.listNew(principal, pageNo, pageSize)
+        return page(list.map(renderOrder), total, pageSize)
+      })
+    }
+  )
 
-  app.get('/orders/:merchantReference', {
-    schema: { tags: ['orders'], summary: 'Merchant: one order by its merchant reference', security, params: RefParams, response: { 200: Single(OrderView), ...errorResponses(403, 404) } }
-  }, async (request) => ok(renderOrder(await orders.get(apiKey.of(request), request.params.merchantReference))))
+  app.get(
+    '/orders/:merchantReference',
+    {
+      schema: {
+        tags: ['orders'],
+        summary: 'Merchant: one order by its merchant reference',
+        security,
+        params: RefParams,
+        response: { 200: Single(OrderView), ...errorResponses(403, 404) }
+      }
+    },
+    async (request) => ok(renderOrder(await orders.get(apiKey.of(request), request.params.merchantReference)))
+  )
 
-  app.post('/orders/acknowledge', {
-    schema: { tags: ['orders'], summary: 'Merchant: acknowledge a NEW order with order and line references (→ IN_PROGRESS)', security, body: AcknowledgeBody, response: { 201: Single(OrderView), ...errorResponses(403, 404, 409) } }
-  }, async (request, reply) => reply.code(201).send(ok(renderOrder(await orders.acknowledge(apiKey.of(request), request.body)), 201)))
+  app.post(
+    '/orders/acknowledge',
+    {
+      schema: {
+        tags: ['orders'],
+        summary: 'Merchant: acknowledge a NEW order with order and line references (→ IN_PROGRESS)',
+        security,
+        body: AcknowledgeBody,
+        response: { 201: Single(OrderView), ...errorResponses(403, 404, 409) }
+      }
+    },
+    async (request, reply) => reply.code(201).send(ok(renderOrder(await orders.acknowledge(apiKey.of(request), request.body)), 201))
+  )
 }

@@ -25,7 +25,9 @@ export const PageQuery = Type.Object({
 })
 
 const CreateOrderLine = Type.Object({
-  ChannelReference: Type.Optional(Ref("the channel's unique reference of the line; default: the line's product reference (one line per product then)", 100)),
+  ChannelReference: Type.Optional(
+    Ref("the channel's unique reference of the line; default: the line's product reference (one line per product then)", 100)
+  ),
   MerchantProductReference: Type.Optional(Ref("the merchant's product reference (or give ChannelProductReference)")),
   ChannelProductReference: Type.Optional(Ref('the ChannelReference this channel acknowledged for the product')),
   Quantity: Type.Integer({ minimum: 1, maximum: 1_000_000_000 }),
@@ -110,8 +112,19 @@ export const OrderView = Type.Object({
 export const AcknowledgeBody = Type.Object({
   MerchantOrderReference: Ref("the merchant's reference for the order; later calls use it", 50),
   OrderId: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Id of the order' }),
-  Lines: Type.Optional(Type.Array(Type.Object({
-    OrderLineId: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Id of the order line' }),
-    MerchantOrderLineReference: Ref("the merchant's reference for the line", 100)
-  }), { minItems: 1, maxItems: 500, description: 'every line of the order, once; without Lines (2016 clients) the lines keep no merchant reference and are named by their product reference' }))
+  Lines: Type.Optional(
+    Type.Array(
+      Type.Object({
+        OrderLineId: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Id of the order line' }),
+        MerchantOrderLineReference: Ref("the merchant's reference for the line", 100)
+      }),
+      {
+        minItems: 1,
+        maxItems: 500,
+        description:
+          'every line of the order, once; ' +
+          'without Lines (2016 clients) the lines keep no merchant reference and are named by their product reference'
+      }
+    )
+  )
 })

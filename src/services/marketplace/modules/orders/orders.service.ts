@@ -67,25 +67,59 @@ export const isOpenOrderStatus = (status: string): boolean => OPEN.has(status) |
 const vatOf = (grossCents: number, rate: number) => Math.round((grossCents * rate) / (100 + rate))
 
 export function createOrdersService({ orders, products, now }: OrdersServiceDeps) {
-  async function resolveProducts(principal: Principal, channelId: number, lines: Static<typeof CreateOrderBody>['Lines']): Promise<ProductRow[]> {
+  async function resolveProducts(
+    principal: Principal,
+    channelId: number,
+    lines: Static<typeof CreateOrderBody>['Lines']
+  ): Promise<ProductRow[]> {
     const byMerchant = [...new Set(lines.flatMap((l) => (l.MerchantProductReference ? [l.MerchantProductReference] : [])))]
-    const byChannel = [...new Set(lines.flatMap((l) => (!l.MerchantProductReference && l.ChannelProductReference ? [l.ChannelProductReference] : [])))]
-    const merchantMap = new Map((await products.byMerchantReferences(principal.customerId, byMerchant)).map((p) => [p.merchant_reference, p]))
+    const byChannel = [
+      ...new Set(lines.flatMap((l) => (!l.MerchantProductReference && l.ChannelProductReference ? [l.ChannelProductReference] : [])))
+    ]
+    const merchantMap = new Map(
+      (await products.byMerchantReferences(principal.customerId, byMerchant)).map((p) => [p.merchant_reference, p])
+    )
     const channelMap = new Map((await products.byChannelReferences(channelId, byChannel)).map((p) => [p.channel_reference, p]))
     const parents = await products.hasChildren([...merchantMap.values(), ...channelMap.values()].map((p) => p.id))
     return lines.map((line, i) => {
       let product: ProductRow | undefined
       if (line.MerchantProductReference) {
         product = merchantMap.get(line.MerchantProductReference)
-        if (!product) throw marketplaceError('MARKETPLACE_PRODUCT_NOT_FOUND', `Lines[${i}].MerchantProductReference: no product ${JSON.stringify(line.MerchantProductReference)} exists for this customer.`, { details: [{ pointer: `/Lines/${i}/MerchantProductReference`, message: `no product ${JSON.stringify(line.MerchantProductReference)}` }] })
+        if (!product)
+          throw marketplaceError(
+            'MARKETPLACE_PRODUCT_NOT_FOUND',
+            `Lines[${i}].MerchantProductReference: no product ${JSON.stringify(line.MerchantProductReference)} exists for this customer.`,
+            {
+              details: [
+                { pointer: `/Lines/${i}/MerchantProductReference`, message: `no product ${JSON.stringify(line.MerchantProductReference)}` }
+              ]
+            }
+          )
       } else if (line.ChannelProductReference) {
         product = channelMap.get(line.ChannelProductReference)
-        if (!product) throw marketplaceError('MARKETPLACE_PRODUCT_NOT_FOUND', `Lines[${i}].ChannelProductReference: this channel acknowledged no product as ${JSON.stringify(line.ChannelProductReference)}.`, { details: [{ pointer: `/Lines/${i}/ChannelProductReference`, message: `no product acknowledged as ${JSON.stringify(line.ChannelProductReference)}` }] })
+        if (!product)
+          throw marketplaceError(
+            'MARKETPLACE_PRODUCT_NOT_FOUND',
+            `Lines[${i}].ChannelProductReference: this channel acknowledged no product as ${JSON.stringify(line.ChannelProductReference)}.`,
+            {
+              details: [
+                {
+                  pointer: `/Lines/${i}/ChannelProductReference`,
+                  message: `no product acknowledged as ${JSON.stringify(line.ChannelProductReference)}`
+                }
+              ]
+            }
+          )
       } else {
         throw invalid(`Lines[${i}].MerchantProductReference`, 'give MerchantProductReference or ChannelProductReference')
       }
-      if (product.is_active !== 1) throw invalid(`Lines[${i}]`, `product ${JSON.stringify(product.merchant_reference)} is deactivated and cannot be ordered`)
-      if (parents.has(product.id)) throw invalid(`Lines[${i}]`, `product ${JSON.stringify(product.merchant_reference)} is a parent (a blueprint with children): order one of its children`)
+      if (product.is_active !== 1)
+        throw invalid(`Lines[${i}]`, `product ${JSON.stringify(product.merchant_reference)} is deactivated and cannot be ordered`)
+      if (parents.has(product.id))
+        throw invalid(
+          `Lines[${i}]`,
+          `product ${JSON.stringify(product.merchant_reference)} is a parent (a blueprint with children): order one of its children`
+        )
       return product
     })
   }
@@ -95,11 +129,18 @@ export function createOrdersService({ orders, products, now }: OrdersServiceDeps
     async create(principal: Principal, input: Static<typeof CreateOrderBody>): Promise<OrderWithLines> {
       const channelId = requireChannel(principal, 'Creating an order')
       // A line without its own ChannelReference (2016 clients) is named by its product reference.
-      const lineReferences = input.Lines.map((line) => line.ChannelReference ?? line.ChannelProductReference ?? line.MerchantProductReference)
+      const lineReferences = input.Lines.map(
+        (line) => line.ChannelReference ?? line.ChannelProductReference ?? line.MerchantProductReference
+      )
       const seen = new Set<string>()
       lineReferences.forEach((reference, i) => {
         if (reference === undefined) return
-        if (seen.has(reference)) throw invalid(`Lines[${i}].ChannelReference`, `${JSON.stringify(reference)} is used by two lines of this order${input.Lines[i]?.ChannelReference === undefined ? ' (a line without ChannelReference is named by its product reference)' : ''}`)
+        if (seen.has(reference))
+          throw invalid(
+            `Lines[${i}].ChannelReference`,
+            `${JSON.stringify(reference)} is used by two lines of this order` +
+              (input.Lines[i]?.ChannelReference === undefined ? ' (a line without ChannelReference is named by its product reference)' : '')
+          )
         seen.add(reference)
       })
       const lineProducts = await resolveProducts(principal, channelId, input.Lines)
@@ -124,7 +165,10 @@ export function createOrdersService({ orders, products, now }: OrdersServiceDeps
           merchant_product_reference: product.merchant_reference,
           status: 'NEW',
           quantity: line.Quantity,
-          shipped_quantity: 0, cancelled_quantity: 0, backorder_quantity: 0, returned_quantity: 0,
+          shipped_quantity: 0,
+          cancelled_quantity: 0,
+          backorder_quantity: 0,
+          returned_quantity: 0,
           unit_price_cents: unitPrice,
           unit_vat_cents: unitVat,
           vat_rate: rateText(rate),
@@ -136,29 +180,47 @@ export function createOrdersService({ orders, products, now }: OrdersServiceDeps
       const shipping = input.ShippingCostsInclVat === undefined ? 0 : toCents(input.ShippingCostsInclVat, 'ShippingCostsInclVat')
       const shippingVat = vatOf(shipping, maxRate)
       const data = {
-        Phone: input.Phone, CompanyRegistrationNo: input.CompanyRegistrationNo, VatNo: input.VatNo, PaymentMethod: input.PaymentMethod,
-        ChannelCustomerReference: input.ChannelCustomerReference, CanShipPartialOrderLines: input.CanShipPartialOrderLines ?? true,
-        BillingAddress: input.BillingAddress, ShippingAddress: input.ShippingAddress, ExtraData: input.ExtraData ?? {}
+        Phone: input.Phone,
+        CompanyRegistrationNo: input.CompanyRegistrationNo,
+        VatNo: input.VatNo,
+        PaymentMethod: input.PaymentMethod,
+        ChannelCustomerReference: input.ChannelCustomerReference,
+        CanShipPartialOrderLines: input.CanShipPartialOrderLines ?? true,
+        BillingAddress: input.BillingAddress,
+        ShippingAddress: input.ShippingAddress,
+        ExtraData: input.ExtraData ?? {}
       }
-      const id = await uniqueViolationAs(() => orders.insertOrder({
-        customer_id: principal.customerId,
-        channel_id: channelId,
-        channel_reference: input.ChannelReference,
-        merchant_reference: null,
-        status: 'NEW',
-        email: input.Email,
-        currency_code: input.CurrencyCode.toUpperCase(),
-        order_date: input.OrderDate === undefined ? null : normaliseDateTime(input.OrderDate, 'OrderDate'),
-        acknowledged_at: null,
-        shipping_costs_cents: shipping,
-        shipping_vat_cents: shippingVat,
-        total_incl_vat_cents: totalCents + shipping,
-        total_vat_cents: totalVatCents + shippingVat,
-        max_vat_rate: rateText(maxRate),
-        data: JSON.stringify(data),
-        created_at: at,
-        updated_at: at
-      }, lines), () => marketplaceError('MARKETPLACE_DUPLICATE_CHANNEL_ORDER', `Channel ${principal.channelName ?? ''} already created an order with ChannelReference ${JSON.stringify(input.ChannelReference)}.`))
+      const id = await uniqueViolationAs(
+        () =>
+          orders.insertOrder(
+            {
+              customer_id: principal.customerId,
+              channel_id: channelId,
+              channel_reference: input.ChannelReference,
+              merchant_reference: null,
+              status: 'NEW',
+              email: input.Email,
+              currency_code: input.CurrencyCode.toUpperCase(),
+              order_date: input.OrderDate === undefined ? null : normaliseDateTime(input.OrderDate, 'OrderDate'),
+              acknowledged_at: null,
+              shipping_costs_cents: shipping,
+              shipping_vat_cents: shippingVat,
+              total_incl_vat_cents: totalCents + shipping,
+              total_vat_cents: totalVatCents + shippingVat,
+              max_vat_rate: rateText(maxRate),
+              data: JSON.stringify(data),
+              created_at: at,
+              updated_at: at
+            },
+            lines
+          ),
+        () =>
+          marketplaceError(
+            'MARKETPLACE_DUPLICATE_CHANNEL_ORDER',
+            `Channel ${principal.channelName ?? ''} ` +
+              `already created an order with ChannelReference ${JSON.stringify(input.ChannelReference)}.`
+          )
+      )
       return (await orders.findById({ customerId: principal.customerId }, id)) as OrderWithLines
     },
 
@@ -181,7 +243,8 @@ export function createOrdersService({ orders, products, now }: OrdersServiceDeps
     async get(principal: Principal, merchantReference: string): Promise<OrderWithLines> {
       requireMerchant(principal, 'Reading an order')
       const order = await orders.findByMerchantReference({ customerId: principal.customerId }, merchantReference)
-      if (!order) throw marketplaceError('MARKETPLACE_ORDER_NOT_FOUND', `No order has the merchant reference ${JSON.stringify(merchantReference)}.`)
+      if (!order)
+        throw marketplaceError('MARKETPLACE_ORDER_NOT_FOUND', `No order has the merchant reference ${JSON.stringify(merchantReference)}.`)
       return order
     },
 
@@ -193,36 +256,75 @@ export function createOrdersService({ orders, products, now }: OrdersServiceDeps
     async acknowledge(principal: Principal, input: Static<typeof AcknowledgeBody>): Promise<OrderWithLines> {
       requireMerchant(principal, 'Acknowledging an order')
       // GET /v2/orders/new is the list of new orders, so an order called "new" could never be read.
-      if (input.MerchantOrderReference === 'new') throw invalid('MerchantOrderReference', '"new" is reserved: GET /v2/orders/new lists new orders, so this order could not be read by its reference')
+      if (input.MerchantOrderReference === 'new')
+        throw invalid(
+          'MerchantOrderReference',
+          '"new" is reserved: GET /v2/orders/new lists new orders, so this order could not be read by its reference'
+        )
       const scope = { customerId: principal.customerId }
-      await uniqueViolationAs(() => orders.withLockedOrder(scope, { id: input.OrderId }, async (trx, order) => {
-        if (!order) throw marketplaceError('MARKETPLACE_ORDER_NOT_FOUND', `No order has Id ${input.OrderId}.`)
-        if (order.status !== 'NEW' || order.merchant_reference !== null) {
-          throw marketplaceError('MARKETPLACE_ALREADY_ACKNOWLEDGED', `Order ${input.OrderId} was already acknowledged${order.merchant_reference ? ` as ${JSON.stringify(order.merchant_reference)}` : ''} (status ${order.status}).`)
-        }
-        const lineIds = new Set(order.lines.map((l) => l.id))
-        const references = new Map<number, string>()
-        const usedReferences = new Set<string>()
-        // Without Lines (2016 clients) the order is acknowledged as a whole.
-        const lines = input.Lines ?? []
-        lines.forEach((line, i) => {
-          if (!lineIds.has(line.OrderLineId)) {
-            throw marketplaceError('MARKETPLACE_ORDER_LINE_NOT_FOUND', `Lines[${i}].OrderLineId: order ${input.OrderId} has no line ${line.OrderLineId} (its lines: ${[...lineIds].join(', ')}).`, { details: [{ pointer: `/Lines/${i}/OrderLineId`, message: `not a line of order ${input.OrderId}` }] })
-          }
-          if (references.has(line.OrderLineId)) throw invalid(`Lines[${i}].OrderLineId`, `line ${line.OrderLineId} is acknowledged twice`)
-          if (usedReferences.has(line.MerchantOrderLineReference)) throw invalid(`Lines[${i}].MerchantOrderLineReference`, `${JSON.stringify(line.MerchantOrderLineReference)} is given to two lines`)
-          references.set(line.OrderLineId, line.MerchantOrderLineReference)
-          usedReferences.add(line.MerchantOrderLineReference)
-        })
-        const missing = [...lineIds].filter((id) => !references.has(id))
-        if (input.Lines !== undefined && missing.length > 0) throw invalid('Lines', `every line of the order needs a MerchantOrderLineReference; missing OrderLineId ${missing.join(', ')}`)
-        const taken = await orders.merchantReferencesInUse(trx, principal.customerId, input.MerchantOrderReference, [...usedReferences])
-        if (taken.order) throw marketplaceError('MARKETPLACE_DUPLICATE_MERCHANT_REFERENCE', `MerchantOrderReference ${JSON.stringify(input.MerchantOrderReference)} is already used by order ${taken.order.id}.`)
-        const takenLine = taken.line
-        if (takenLine) throw marketplaceError('MARKETPLACE_DUPLICATE_MERCHANT_REFERENCE', `MerchantOrderLineReference ${JSON.stringify(takenLine.merchant_reference)} is already used by a line of order ${takenLine.order_id}.`)
-        const won = await orders.acknowledge(trx, order.id, input.MerchantOrderReference, references, now())
-        if (!won) throw marketplaceError('MARKETPLACE_ALREADY_ACKNOWLEDGED', `Order ${input.OrderId} was acknowledged concurrently.`)
-      }), () => marketplaceError('MARKETPLACE_DUPLICATE_MERCHANT_REFERENCE', `MerchantOrderReference ${JSON.stringify(input.MerchantOrderReference)} or one of the line references is already in use.`))
+      await uniqueViolationAs(
+        () =>
+          orders.withLockedOrder(scope, { id: input.OrderId }, async (trx, order) => {
+            if (!order) throw marketplaceError('MARKETPLACE_ORDER_NOT_FOUND', `No order has Id ${input.OrderId}.`)
+            if (order.status !== 'NEW' || order.merchant_reference !== null) {
+              throw marketplaceError(
+                'MARKETPLACE_ALREADY_ACKNOWLEDGED',
+                `Order ${input.OrderId} was already acknowledged` +
+                  `${order.merchant_reference ? ` as ${JSON.stringify(order.merchant_reference)}` : ''} (status ${order.status}).`
+              )
+            }
+            const lineIds = new Set(order.lines.map((l) => l.id))
+            const references = new Map<number, string>()
+            const usedReferences = new Set<string>()
+            // Without Lines (2016 clients) the order is acknowledged as a whole.
+            const lines = input.Lines ?? []
+            lines.forEach((line, i) => {
+              if (!lineIds.has(line.OrderLineId)) {
+                throw marketplaceError(
+                  'MARKETPLACE_ORDER_LINE_NOT_FOUND',
+                  `Lines[${i}].OrderLineId: order ${input.OrderId} has no line ${line.OrderLineId} ` +
+                    `(its lines: ${[...lineIds].join(', ')}).`,
+                  { details: [{ pointer: `/Lines/${i}/OrderLineId`, message: `not a line of order ${input.OrderId}` }] }
+                )
+              }
+              if (references.has(line.OrderLineId))
+                throw invalid(`Lines[${i}].OrderLineId`, `line ${line.OrderLineId} is acknowledged twice`)
+              if (usedReferences.has(line.MerchantOrderLineReference))
+                throw invalid(
+                  `Lines[${i}].MerchantOrderLineReference`,
+                  `${JSON.stringify(line.MerchantOrderLineReference)} is given to two lines`
+                )
+              references.set(line.OrderLineId, line.MerchantOrderLineReference)
+              usedReferences.add(line.MerchantOrderLineReference)
+            })
+            const missing = [...lineIds].filter((id) => !references.has(id))
+            if (input.Lines !== undefined && missing.length > 0)
+              throw invalid(
+                'Lines',
+                `every line of the order needs a MerchantOrderLineReference; missing OrderLineId ${missing.join(', ')}`
+              )
+            const taken = await orders.merchantReferencesInUse(trx, principal.customerId, input.MerchantOrderReference, [...usedReferences])
+            if (taken.order)
+              throw marketplaceError(
+                'MARKETPLACE_DUPLICATE_MERCHANT_REFERENCE',
+                `MerchantOrderReference ${JSON.stringify(input.MerchantOrderReference)} is already used by order ${taken.order.id}.`
+              )
+            const takenLine = taken.line
+            if (takenLine)
+              throw marketplaceError(
+                'MARKETPLACE_DUPLICATE_MERCHANT_REFERENCE',
+                `MerchantOrderLineReference ${JSON.stringify(takenLine.merchant_reference)} ` +
+                  `is already used by a line of order ${takenLine.order_id}.`
+              )
+            const won = await orders.acknowledge(trx, order.id, input.MerchantOrderReference, references, now())
+            if (!won) throw marketplaceError('MARKETPLACE_ALREADY_ACKNOWLEDGED', `Order ${input.OrderId} was acknowledged concurrently.`)
+          }),
+        () =>
+          marketplaceError(
+            'MARKETPLACE_DUPLICATE_MERCHANT_REFERENCE',
+            `MerchantOrderReference ${JSON.stringify(input.MerchantOrderReference)} or one of the line references is already in use.`
+          )
+      )
       return (await orders.findById(scope, input.OrderId)) as OrderWithLines
     },
 

@@ -15,7 +15,11 @@ function renderExtraData(d: StoredJson, compat: MarketplaceCompat) {
 }
 
 /** Stored product data (money in cents) → the ProductViewModel fields. */
-function renderProductFields(product: Pick<ProductRow, 'merchant_reference' | 'data' | 'stock' | 'price_cents'>, parentReference: string | null, compat: MarketplaceCompat) {
+function renderProductFields(
+  product: Pick<ProductRow, 'merchant_reference' | 'data' | 'stock' | 'price_cents'>,
+  parentReference: string | null,
+  compat: MarketplaceCompat
+) {
   const d = parseStored(product.data)
   const s = (key: string) => stringOrNull(d[key])
   const n = (key: string) => numberOrNull(d[key])
@@ -48,16 +52,29 @@ function renderProductFields(product: Pick<ProductRow, 'merchant_reference' | 'd
 
 /** A product as the merchant sees it (its own routes): no channel reference, and whether it is active. */
 export function renderMerchantProduct(product: ProductRow & { parent_reference: string | null }, compat: MarketplaceCompat) {
-  return { ...renderProductFields(product, product.parent_reference, compat), ChannelProductReference: null, IsActive: product.is_active === 1 }
+  return {
+    ...renderProductFields(product, product.parent_reference, compat),
+    ChannelProductReference: null,
+    IsActive: product.is_active === 1
+  }
 }
 
 /** A product of the sync lists, as one channel sees it. */
 export function renderChannelProduct(row: ChannelProductRow, compat: MarketplaceCompat) {
   // Extends the fresh object instead of copying it (1,000 per page); the serialiser orders the keys.
-  return Object.assign(renderProductFields(row, row.parent_reference, compat), { Id: row.id, ChannelProductReference: row.channel_reference, ParentChannelReference: row.parent_channel_reference })
+  return Object.assign(renderProductFields(row, row.parent_reference, compat), {
+    Id: row.id,
+    ChannelProductReference: row.channel_reference,
+    ParentChannelReference: row.parent_channel_reference
+  })
 }
 
 /** An offer: the price and stock of a product the channel created. */
 export function renderOffer(row: { channel_reference: string; merchant_reference: string; price_cents: number | null; stock: number }) {
-  return { ChannelProductReference: row.channel_reference, MerchantProductReference: row.merchant_reference, Price: fromCents(row.price_cents === null ? null : Number(row.price_cents)), Stock: row.stock }
+  return {
+    ChannelProductReference: row.channel_reference,
+    MerchantProductReference: row.merchant_reference,
+    Price: fromCents(row.price_cents === null ? null : Number(row.price_cents)),
+    Stock: row.stock
+  }
 }

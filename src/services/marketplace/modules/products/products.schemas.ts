@@ -15,10 +15,11 @@ const ExtraDataItem = Type.Object({
 
 export const ChangesQuery = Type.Object({
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: '1-based page of each list' })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'items per list and page (default MARKETPLACE_PAGE_SIZE, max 1000)' })),
+  pageSize: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1000, description: 'items per list and page (default MARKETPLACE_PAGE_SIZE, max 1000)' })
+  ),
   maxCount: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: "the 2016 clients' name for pageSize" }))
 })
-
 
 const productFields = {
   MerchantProductReference: Ref('unique per customer; never reusable after DELETE (or send MerchantReference)'),
@@ -45,12 +46,26 @@ const productFields = {
   Url: Type.Optional(Nullable(Text(2000))),
   ImageUrl: Type.Optional(Nullable(Text(2000))),
   CategoryTrail: Type.Optional(Nullable(Text(1000))),
-  ExtraData: Type.Optional(Type.Union([ExtraData, Type.Array(ExtraDataItem, { maxItems: 1000 }), Type.Null()], { description: 'key/value pairs, or a list of {Key, Value, Type, IsPublic}' }))
+  ExtraData: Type.Optional(
+    Type.Union([ExtraData, Type.Array(ExtraDataItem, { maxItems: 1000 }), Type.Null()], {
+      description: 'key/value pairs, or a list of {Key, Value, Type, IsPublic}'
+    })
+  )
 }
 /** A child: the same fields; "Children" is accepted only to reject grandchildren with a clear 400. */
-export const ChildProductRequest = Type.Object({ ...productFields, Children: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 1000, description: 'must be empty: one level of nesting only' })) })
-export const ProductRequest = Type.Object({ ...productFields, Children: Type.Optional(Type.Array(ChildProductRequest, { maxItems: 1000 })) })
-export const UpsertProductsBody = Type.Array(ProductRequest, { minItems: 1, maxItems: 1000, description: 'an array of products; a single product object is accepted too' })
+export const ChildProductRequest = Type.Object({
+  ...productFields,
+  Children: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 1000, description: 'must be empty: one level of nesting only' }))
+})
+export const ProductRequest = Type.Object({
+  ...productFields,
+  Children: Type.Optional(Type.Array(ChildProductRequest, { maxItems: 1000 }))
+})
+export const UpsertProductsBody = Type.Array(ProductRequest, {
+  minItems: 1,
+  maxItems: 1000,
+  description: 'an array of products; a single product object is accepted too'
+})
 
 const productViewFields = {
   MerchantProductReference: Type.String(),
@@ -77,13 +92,19 @@ const productViewFields = {
   ImageUrl: Nullable(Type.String()),
   CategoryTrail: Nullable(Type.String())
 }
-const ExtraDataItemView = Type.Object({ Key: Type.String(), Value: Type.String(), Type: Nullable(Type.String()), IsPublic: Nullable(Type.Boolean()) })
+const ExtraDataItemView = Type.Object({
+  Key: Type.String(),
+  Value: Type.String(),
+  Type: Nullable(Type.String()),
+  IsPublic: Nullable(Type.Boolean())
+})
 
 /** The response shapes of the product routes: the seed's, or with MARKETPLACE_COMPAT=g2 the 2016 clients' where they conflict. */
 export function productViews(compat: MarketplaceCompat) {
   const extraData = compat === 'g2' ? Type.Array(ExtraDataItemView) : ExtraData
   const ProductView = Type.Object({
-    ...productViewFields, ExtraData: extraData,
+    ...productViewFields,
+    ExtraData: extraData,
     Id: Type.Integer({ description: 'the product id; acknowledge by it or by MerchantReference' }),
     ParentChannelReference: Nullable(Type.String())
   })
@@ -101,19 +122,40 @@ export function productViews(compat: MarketplaceCompat) {
     ItemsPerPage: Type.Integer()
   })
   const ProductCreationResult = Type.Object({
-    AcceptedCount: Type.Integer(), RejectedCount: Type.Integer(),
-    ProductMessages: Type.Array(Type.Object({ Name: Nullable(Type.String()), Reference: Type.String(), Warnings: Type.Array(Type.String()), Errors: Type.Array(Type.String()) }))
+    AcceptedCount: Type.Integer(),
+    RejectedCount: Type.Integer(),
+    ProductMessages: Type.Array(
+      Type.Object({
+        Name: Nullable(Type.String()),
+        Reference: Type.String(),
+        Warnings: Type.Array(Type.String()),
+        Errors: Type.Array(Type.String())
+      })
+    )
   })
   return { ProductResponseView, ProductChangesEnvelope, UpsertResponse: compat === 'g2' ? Single(ProductCreationResult) : null }
 }
 
 // Each list may be null (the official OpenAPI marks them nullable): the same as leaving it out.
 export const ProductDataAckBody = Type.Object({
-  Created: Type.Optional(Nullable(Type.Array(Type.Object({
-    MerchantReference: Type.Optional(Ref('MerchantProductReference of a product listed in ToBeCreated (or give its Id)')),
-    Id: Type.Optional(Type.Integer({ minimum: 1, maximum: 9_007_199_254_740_991, description: 'the Id of a product listed in ToBeCreated (instead of MerchantReference)' })),
-    ChannelReference: Ref("the channel's own reference for it (unique per channel)")
-  }), { maxItems: 10_000 }))),
+  Created: Type.Optional(
+    Nullable(
+      Type.Array(
+        Type.Object({
+          MerchantReference: Type.Optional(Ref('MerchantProductReference of a product listed in ToBeCreated (or give its Id)')),
+          Id: Type.Optional(
+            Type.Integer({
+              minimum: 1,
+              maximum: 9_007_199_254_740_991,
+              description: 'the Id of a product listed in ToBeCreated (instead of MerchantReference)'
+            })
+          ),
+          ChannelReference: Ref("the channel's own reference for it (unique per channel)")
+        }),
+        { maxItems: 10_000 }
+      )
+    )
+  ),
   Updated: Type.Optional(Nullable(Type.Array(Ref('a ChannelReference acknowledged earlier in Created'), { maxItems: 10_000 }))),
   Removed: Type.Optional(Nullable(Type.Array(Ref('a ChannelReference acknowledged earlier in Created'), { maxItems: 10_000 })))
 })

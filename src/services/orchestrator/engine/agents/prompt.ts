@@ -20,8 +20,10 @@ export function buildTaskPrompt(task: PlannedTask, context: PromptContext = {}):
     sections.push(`## Earlier attempt\nThis is attempt ${context.attempt}; earlier work may already be present in the files.${why}`)
   }
   const changeRule = task.expectChange
-    ? 'Make the changes by editing files in the current working directory (it is the project checkout for this task). Do not ask questions: nobody can answer them; decide and proceed.'
-    : 'No file change is expected for this task; report your findings on standard output. Work in the current working directory. Do not ask questions: nobody can answer them.'
+    ? 'Make the changes by editing files in the current working directory (it is the project checkout for this task). ' +
+      'Do not ask questions: nobody can answer them; decide and proceed.'
+    : 'No file change is expected for this task; report your findings on standard output. ' +
+      'Work in the current working directory. Do not ask questions: nobody can answer them.'
   sections.push(`## How to work\n${changeRule}`)
   return `${sections.join('\n\n')}\n`
 }

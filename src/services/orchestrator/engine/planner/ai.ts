@@ -11,28 +11,39 @@ import { PlanError } from './errors.js'
 import { checkTaskGraph } from './graph.js'
 
 const PriorityLiteral = Type.Union([
-  Type.Literal('critical'), Type.Literal('high'), Type.Literal('normal'), Type.Literal('low'),
-  Type.Literal('CRITICAL'), Type.Literal('HIGH'), Type.Literal('NORMAL'), Type.Literal('LOW')
+  Type.Literal('critical'),
+  Type.Literal('high'),
+  Type.Literal('normal'),
+  Type.Literal('low'),
+  Type.Literal('CRITICAL'),
+  Type.Literal('HIGH'),
+  Type.Literal('NORMAL'),
+  Type.Literal('LOW')
 ])
 const Key = Type.Union([Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$' }), Type.Integer({ minimum: 0 })])
 
-const AiTaskSchema = Type.Object({
-  key: Key,
-  title: Type.String({ minLength: 1, maxLength: 200 }),
-  description: Type.String(),
-  dependencies: Type.Array(Key),
-  files: Type.Array(Type.String({ minLength: 1 })),
-  goCriteria: Type.Array(Type.String()),
-  noGoCriteria: Type.Array(Type.String()),
-  priority: PriorityLiteral,
-  agent: Type.Optional(Type.String({ minLength: 1 })),
-  expectChange: Type.Boolean()
-}, { additionalProperties: false })
+const AiTaskSchema = Type.Object(
+  {
+    key: Key,
+    title: Type.String({ minLength: 1, maxLength: 200 }),
+    description: Type.String(),
+    dependencies: Type.Array(Key),
+    files: Type.Array(Type.String({ minLength: 1 })),
+    goCriteria: Type.Array(Type.String()),
+    noGoCriteria: Type.Array(Type.String()),
+    priority: PriorityLiteral,
+    agent: Type.Optional(Type.String({ minLength: 1 })),
+    expectChange: Type.Boolean()
+  },
+  { additionalProperties: false }
+)
 
 export const AiTaskListSchema = Type.Array(AiTaskSchema, { minItems: 1, maxItems: 100 })
 type AiTask = Static<typeof AiTaskSchema>
 
-const SYSTEM_PROMPT = `You plan a software sprint. Read the directives and answer with ONLY a JSON array of tasks (in a \`\`\`json block or bare), no prose.
+const SYSTEM_PROMPT =
+  'You plan a software sprint. Read the directives and answer with ONLY a JSON array of tasks ' +
+  `(in a \`\`\`json block or bare), no prose.
 Each task is an object with exactly these fields:
 - "key": short unique id, e.g. "1", "2"
 - "title": one line
@@ -71,21 +82,32 @@ export async function planWithAi(input: AiPlanInput): Promise<AiPlanResult> {
   const usage: Usage = { inputTokens: 0, outputTokens: 0, costUsd: null, model: input.agent.model }
   let errors: string[] = []
   for (let attempt = 1; attempt <= 2; attempt++) {
-    const answer = await chat(input.agent, messages, { ...(input.signal ? { signal: input.signal } : {}), ...(input.env ? { env: input.env } : {}) }, input.platform)
+    const answer = await chat(
+      input.agent,
+      messages,
+      { ...(input.signal ? { signal: input.signal } : {}), ...(input.env ? { env: input.env } : {}) },
+      input.platform
+    )
     addUsage(usage, answer.usage)
     const parsed = readTaskList(answer.text, input.agentNames)
     if (parsed.tasks) return { tasks: parsed.tasks, usage, attempts: attempt }
     errors = parsed.errors
     messages.push(
       { role: 'assistant', content: answer.text },
-      { role: 'user', content: `That task list is invalid:\n${errors.map((e) => `- ${e}`).join('\n')}\nAnswer again with the corrected JSON array only.` }
+      {
+        role: 'user',
+        content: `That task list is invalid:\n${errors.map((e) => `- ${e}`).join('\n')}\nAnswer again with the corrected JSON array only.`
+      }
     )
   }
   throw new PlanError('the planner model gave no valid task list in two attempts', errors)
 }
 
 /** Parses and validates a model's answer; either tasks or the reasons they were refused. */
-export function readTaskList(text: string, agentNames: readonly string[]): { tasks: PlannedTask[]; errors?: undefined } | { tasks?: undefined; errors: string[] } {
+export function readTaskList(
+  text: string,
+  agentNames: readonly string[]
+): { tasks: PlannedTask[]; errors?: undefined } | { tasks?: undefined; errors: string[] } {
   const json = findJson(text)
   if (json === undefined) return { errors: ['the answer holds no JSON array'] }
   let value: unknown
@@ -95,7 +117,8 @@ export function readTaskList(text: string, agentNames: readonly string[]): { tas
     return { errors: [`the JSON does not parse: ${error instanceof Error ? error.message : String(error)}`] }
   }
   // Models sometimes wrap the list: {"tasks": [...]}.
-  if (value !== null && typeof value === 'object' && !Array.isArray(value) && Array.isArray((value as { tasks?: unknown }).tasks)) value = (value as { tasks: unknown }).tasks
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && Array.isArray((value as { tasks?: unknown }).tasks))
+    value = (value as { tasks: unknown }).tasks
   if (!Value.Check(AiTaskListSchema, value)) return { errors: schemaErrors(value) }
   const tasks = (value as AiTask[]).map(toPlannedTask)
   const problems = checkTaskGraph(tasks, agentNames)
@@ -130,9 +153,10 @@ function findJson(text: string): string | undefined {
 
 function schemaErrors(value: unknown): string[] {
   // Element by element, so every bad task is reported, not just the first.
-  const errors = Array.isArray(value) && value.length > 0 && value.length <= 100
-    ? value.flatMap((item, i) => describeSchemaErrors(AiTaskSchema, item, `task[${i}]`))
-    : describeSchemaErrors(AiTaskListSchema, value)
+  const errors =
+    Array.isArray(value) && value.length > 0 && value.length <= 100
+      ? value.flatMap((item, i) => describeSchemaErrors(AiTaskSchema, item, `task[${i}]`))
+      : describeSchemaErrors(AiTaskListSchema, value)
   return errors.slice(0, 20).map((e) => `${e.path || 'the list'}: ${e.message}`)
 }
 

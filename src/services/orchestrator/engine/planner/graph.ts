@@ -24,14 +24,23 @@ export function checkTaskGraph(tasks: readonly GraphTask[], knownAgents?: readon
   }
   for (const task of tasks) {
     for (const dep of task.dependencies) {
-      if (!byKey.has(dep)) problems.push({ key: task.key, kind: 'unknown-dependency', message: `task ${task.key} depends on unknown task "${dep}"` })
+      if (!byKey.has(dep))
+        problems.push({ key: task.key, kind: 'unknown-dependency', message: `task ${task.key} depends on unknown task "${dep}"` })
     }
     if (knownAgents && task.agent !== undefined && !knownAgents.includes(task.agent)) {
-      problems.push({ key: task.key, kind: 'unknown-agent', message: `task ${task.key} names unknown agent "${task.agent}" (configured: ${knownAgents.join(', ') || 'none'})` })
+      problems.push({
+        key: task.key,
+        kind: 'unknown-agent',
+        message: `task ${task.key} names unknown agent "${task.agent}" (configured: ${knownAgents.join(', ') || 'none'})`
+      })
     }
   }
   for (const cycle of findCycles(byKey)) {
-    problems.push({ key: cycle[0]!, kind: 'cycle', message: `dependency cycle: ${[...cycle, cycle[0]].map((k) => `Task ${k}`).join(' → ')}` })
+    problems.push({
+      key: cycle[0]!,
+      kind: 'cycle',
+      message: `dependency cycle: ${[...cycle, cycle[0]].map((k) => `Task ${k}`).join(' → ')}`
+    })
   }
   return problems
 }

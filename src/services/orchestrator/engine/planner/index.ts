@@ -44,7 +44,9 @@ export async function planSprint(input: PlanSprintInput): Promise<PlanSprintResu
   if ('error' in planner) return structured(input.directives, agentNames, [`planned from DIRECTIVES.md task blocks: ${planner.error}`])
   const reachable = await probe(planner.agent, input.platform, input.env)
   if (!reachable.ok) {
-    return structured(input.directives, agentNames, [`planned from DIRECTIVES.md task blocks: planner agent "${planner.name}" did not answer (${reachable.message})`])
+    return structured(input.directives, agentNames, [
+      `planned from DIRECTIVES.md task blocks: planner agent "${planner.name}" did not answer (${reachable.message})`
+    ])
   }
   try {
     return await ai(input, planner, agentNames, [`planned by provider agent "${planner.name}" (mode auto: it answered)`])
@@ -55,7 +57,9 @@ export async function planSprint(input: PlanSprintInput): Promise<PlanSprintResu
     const fallback = parseDirectives(input.directives, { knownAgents: agentNames })
     if (fallback.errors.length > 0 || fallback.plan.tasks.length === 0) throw error
     const reason = error instanceof PlanError ? error.errors.join('; ') : error.message
-    return structured(input.directives, agentNames, [`planned from DIRECTIVES.md task blocks: planner agent "${planner.name}" failed (${reason})`])
+    return structured(input.directives, agentNames, [
+      `planned from DIRECTIVES.md task blocks: planner agent "${planner.name}" failed (${reason})`
+    ])
   }
 }
 
@@ -76,12 +80,22 @@ export function plannerAgent(config: ProjectConfig): PlannerChoice {
 
 function structured(directives: string, agentNames: string[], warnings: string[]): PlanSprintResult {
   const parsed = parseDirectives(directives, { knownAgents: agentNames })
-  if (parsed.errors.length > 0) throw new PlanError('DIRECTIVES.md has errors', parsed.errors.map((e) => `line ${e.line}: ${e.message}`))
-  if (parsed.plan.tasks.length === 0) throw new PlanError('nothing to plan', ['DIRECTIVES.md has no "## Task N: title" blocks', ...warnings])
+  if (parsed.errors.length > 0)
+    throw new PlanError(
+      'DIRECTIVES.md has errors',
+      parsed.errors.map((e) => `line ${e.line}: ${e.message}`)
+    )
+  if (parsed.plan.tasks.length === 0)
+    throw new PlanError('nothing to plan', ['DIRECTIVES.md has no "## Task N: title" blocks', ...warnings])
   return { plan: { ...parsed.plan, warnings }, context: parsed.context, warnings, usage: null }
 }
 
-async function ai(input: PlanSprintInput, planner: { name: string; agent: ProviderAgent }, agentNames: string[], warnings: string[]): Promise<PlanSprintResult> {
+async function ai(
+  input: PlanSprintInput,
+  planner: { name: string; agent: ProviderAgent },
+  agentNames: string[],
+  warnings: string[]
+): Promise<PlanSprintResult> {
   const result = await planWithAi({
     agent: planner.agent,
     directives: input.directives,

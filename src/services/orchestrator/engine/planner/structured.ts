@@ -25,7 +25,11 @@ const TASK_HEADING_START = /^##\s+Task(?:\s*:|\s+[-\u2013\u2014]\s|\s+\d)/i
 const OTHER_HEADING = /^#{1,2}\s/
 const FENCE = /^\s*(```|~~~)/
 // `- **Go:** text`, `Go: text`, `* go : text` — label case-insensitive, optional bullet and bold.
-const OPTION = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?(depends\s+on|dependencies|files|go|no-go|nogo|agent|priority|risk|check|expect\s+change)\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*?)\s*$/i
+const OPTION_LABEL = 'depends\\s+on|dependencies|files|go|no-go|nogo|agent|priority|risk|check|expect\\s+change'
+const OPTION = new RegExp(
+  '^\\s*(?:[-*+]\\s+)?(?:\\*\\*|__)?(' + OPTION_LABEL + ')\\s*(?:\\*\\*|__)?\\s*:\\s*(?:\\*\\*|__)?\\s*(.*?)\\s*$',
+  'i'
+)
 
 interface Block {
   task: PlannedTask
@@ -38,7 +42,10 @@ interface Block {
 
 export function parseDirectives(markdown: string, options: { knownAgents?: readonly string[] } = {}): ParsedDirectives {
   // Editors on Windows save a byte-order mark, which would hide a first `## Task` heading.
-  const lines = markdown.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').split('\n')
+  const lines = markdown
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
   const errors: DirectivesError[] = []
   const context: string[] = []
   const blocks: Block[] = []
@@ -58,7 +65,17 @@ export function parseDirectives(markdown: string, options: { knownAgents?: reado
       const { key, title } = heading
       if (title === '') errors.push({ line, message: `Task ${key}: empty title` })
       current = {
-        task: { key, title, description: '', dependencies: [], files: [], goCriteria: [], noGoCriteria: [], priority: 'NORMAL', expectChange: true },
+        task: {
+          key,
+          title,
+          description: '',
+          dependencies: [],
+          files: [],
+          goCriteria: [],
+          noGoCriteria: [],
+          priority: 'NORMAL',
+          expectChange: true
+        },
         headingLine: line,
         dependsLine: line,
         agentLine: line,
@@ -92,8 +109,7 @@ export function parseDirectives(markdown: string, options: { knownAgents?: reado
       const nth = (duplicatesSeen.get(problem.key) ?? 0) + 1
       duplicatesSeen.set(problem.key, nth)
       line = blocks.filter((b) => b.task.key === problem.key)[nth]?.headingLine ?? line
-    }
-    else if (problem.kind === 'unknown-dependency') line = block?.dependsLine ?? line
+    } else if (problem.kind === 'unknown-dependency') line = block?.dependsLine ?? line
     else if (problem.kind === 'unknown-agent') line = block?.agentLine ?? line
     errors.push({ line, message: problem.message })
   }
@@ -177,7 +193,10 @@ function isPriority(value: string): value is Priority {
 }
 
 function splitList(value: string): string[] {
-  return value.split(',').map((item) => stripTicks(item.trim())).filter((item) => item !== '')
+  return value
+    .split(',')
+    .map((item) => stripTicks(item.trim()))
+    .filter((item) => item !== '')
 }
 
 function stripTicks(value: string): string {

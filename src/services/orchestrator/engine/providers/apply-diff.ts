@@ -42,12 +42,20 @@ export interface ProviderTaskResult {
   filesChanged: string[]
 }
 
-export async function runProviderTask(input: TaskRunInput, agent: ProviderAgent, workdir: string, platform: EnginePlatform): Promise<ProviderTaskResult> {
+export async function runProviderTask(
+  input: TaskRunInput,
+  agent: ProviderAgent,
+  workdir: string,
+  platform: EnginePlatform
+): Promise<ProviderTaskResult> {
   const log = taskLogger(input.logFile, input.logCapBytes)
   const emptyUsage: Usage = { inputTokens: 0, outputTokens: 0, costUsd: null, model: agent.model }
   const files = readScopedFiles(workdir, input.task.files)
   const messages = buildDiffPrompt(input.task, files)
-  log(`[provider] ${agent.kind} ${agent.model} at ${agent.base_url}: task ${input.task.key} attempt ${input.attempt}, ${files.length} file(s) in scope`)
+  log(
+    `[provider] ${agent.kind} ${agent.model} at ${agent.base_url}: ` +
+      `task ${input.task.key} attempt ${input.attempt}, ${files.length} file(s) in scope`
+  )
   input.onHeartbeat({ status: 'EXECUTING', currentAction: `asking ${agent.model} for a diff` })
 
   let answer: { text: string; usage: Usage }
@@ -82,7 +90,13 @@ export async function runProviderTask(input: TaskRunInput, agent: ProviderAgent,
   }
   log(`[provider] applied to ${applied.files.join(', ')}`)
   input.onHeartbeat({ status: 'EXECUTING', currentAction: 'diff applied', filesChangedCount: applied.files.length })
-  return { status: 'applied', reason: `diff applied to ${applied.files.length} file(s)`, usage: answer.usage, transient: false, filesChanged: applied.files }
+  return {
+    status: 'applied',
+    reason: `diff applied to ${applied.files.length} file(s)`,
+    usage: answer.usage,
+    transient: false,
+    filesChanged: applied.files
+  }
 }
 
 /** Paths a diff changes (new side, or old side for deletions), without a/ b/ prefixes. */
@@ -105,20 +119,29 @@ export function diffPaths(diff: string): string[] {
 }
 
 function headerPath(raw: string, prefixed: boolean): string | null {
-  const name = raw.split('\t')[0]!.trim().replace(/^"(.*)"$/, '$1')
+  const name = raw
+    .split('\t')[0]!
+    .trim()
+    .replace(/^"(.*)"$/, '$1')
   if (name === '/dev/null') return null
   return prefixed ? name.replace(/^[ab]\//, '') : name
 }
 
 /** Whether the ---/+++ headers carry git's a/ b/ prefixes (decides -p1 or -p0). */
 function hasPrefixes(diff: string): boolean {
-  const headers = diff.split('\n').filter((l) => l.startsWith('--- ') || l.startsWith('+++ ')).map((l) => l.slice(4).trim())
+  const headers = diff
+    .split('\n')
+    .filter((l) => l.startsWith('--- ') || l.startsWith('+++ '))
+    .map((l) => l.slice(4).trim())
   const named = headers.filter((h) => !h.startsWith('/dev/null'))
   return named.length === 0 || named.every((h) => /^"?[ab]\//.test(h))
 }
 
 function gitReason(stderr: string, fallback: string): string {
-  const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean)
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
   return lines.length > 0 ? lines.slice(0, 6).join('; ') : fallback
 }
 
@@ -136,6 +159,7 @@ function taskLogger(file: string, capBytes: number): (text: string) => void {
       return
     }
     capped = true
-    if (size < capBytes) fs.appendFileSync(file, Buffer.concat([Buffer.from(line).subarray(0, Math.max(0, room)), Buffer.from(`\n${marker}`)]))
+    if (size < capBytes)
+      fs.appendFileSync(file, Buffer.concat([Buffer.from(line).subarray(0, Math.max(0, room)), Buffer.from(`\n${marker}`)]))
   }
 }

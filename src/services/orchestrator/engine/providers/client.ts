@@ -31,20 +31,38 @@ const DEFAULT_TIMEOUT_MS = 300_000
 const PROBE_TIMEOUT_MS = 3_000
 const ERROR_BODY_CHARS = 300
 
-export async function chat(agent: ProviderAgent, messages: readonly ChatMessage[], options: ChatOptions, platform: EnginePlatform): Promise<ChatResult> {
+export async function chat(
+  agent: ProviderAgent,
+  messages: readonly ChatMessage[],
+  options: ChatOptions,
+  platform: EnginePlatform
+): Promise<ChatResult> {
   const url = agent.kind === 'ollama' ? joinUrl(agent.base_url, '/api/chat') : openAiUrl(agent.base_url, '/chat/completions')
   const body = agent.kind === 'ollama' ? ollamaBody(agent, messages) : openAiBody(agent, messages)
   const timeoutMs = options.timeoutMs ?? (agent.request_timeout_seconds ? agent.request_timeout_seconds * 1000 : DEFAULT_TIMEOUT_MS)
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', ...authHeader(agent, options.env ?? process.env) }
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json',
+    ...authHeader(agent, options.env ?? process.env)
+  }
   const json = await requestJson(platform, url, { method: 'POST', headers, body: JSON.stringify(body) }, timeoutMs, options.signal)
   return agent.kind === 'ollama' ? readOllama(agent, json, url) : readOpenAi(agent, json, url)
 }
 
 /** A cheap reachability check for doctor and the auto planner: lists the provider's models. */
-export async function probe(agent: ProviderAgent, platform: EnginePlatform, env: Record<string, string | undefined> = process.env): Promise<{ ok: boolean; message: string }> {
+export async function probe(
+  agent: ProviderAgent,
+  platform: EnginePlatform,
+  env: Record<string, string | undefined> = process.env
+): Promise<{ ok: boolean; message: string }> {
   const url = agent.kind === 'ollama' ? joinUrl(agent.base_url, '/api/tags') : openAiUrl(agent.base_url, '/models')
   try {
-    const json = await requestJson(platform, url, { method: 'GET', headers: { accept: 'application/json', ...authHeader(agent, env) } }, PROBE_TIMEOUT_MS)
+    const json = await requestJson(
+      platform,
+      url,
+      { method: 'GET', headers: { accept: 'application/json', ...authHeader(agent, env) } },
+      PROBE_TIMEOUT_MS
+    )
     const models = modelNames(agent, json)
     if (agent.kind === 'ollama' && !models.some((name) => name === agent.model || name === `${agent.model}:latest`)) {
       return { ok: false, message: `${url} answers, but model "${agent.model}" is not pulled (have: ${models.join(', ') || 'none'})` }
@@ -55,7 +73,13 @@ export async function probe(agent: ProviderAgent, platform: EnginePlatform, env:
   }
 }
 
-async function requestJson(platform: EnginePlatform, url: string, init: RequestInit, timeoutMs: number, signal?: AbortSignal): Promise<unknown> {
+async function requestJson(
+  platform: EnginePlatform,
+  url: string,
+  init: RequestInit,
+  timeoutMs: number,
+  signal?: AbortSignal
+): Promise<unknown> {
   const timeout = new AbortController()
   const timer = setTimeout(() => timeout.abort(), timeoutMs)
   const combined = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal
@@ -74,7 +98,11 @@ async function requestJson(platform: EnginePlatform, url: string, init: RequestI
     try {
       return JSON.parse(text) as unknown
     } catch {
-      throw new ProviderError(`${url}: answer is not JSON: ${text.slice(0, ERROR_BODY_CHARS)}`, { transient: false, code: 'malformed', status: response.status })
+      throw new ProviderError(`${url}: answer is not JSON: ${text.slice(0, ERROR_BODY_CHARS)}`, {
+        transient: false,
+        code: 'malformed',
+        status: response.status
+      })
     }
   } catch (error) {
     throw fromFetchFailure(error, url, { timedOut: timeout.signal.aborted, aborted: signal?.aborted ?? false, timeoutMs })
@@ -89,7 +117,8 @@ function describeErrorBody(text: string): string {
     const parsed = JSON.parse(text) as { error?: unknown }
     const error = parsed.error
     if (typeof error === 'string') return `: ${error}`
-    if (error && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string') return `: ${(error as { message: string }).message}`
+    if (error && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string')
+      return `: ${(error as { message: string }).message}`
   } catch {
     // Not JSON: show the start of the body as it is.
   }
@@ -99,7 +128,8 @@ function describeErrorBody(text: string): string {
 function authHeader(agent: ProviderAgent, env: Record<string, string | undefined>): Record<string, string> {
   if (!agent.api_key_env) return {}
   const key = env[agent.api_key_env]
-  if (!key) throw new ProviderError(`environment variable ${agent.api_key_env} (api_key_env) is not set`, { transient: false, code: 'config' })
+  if (!key)
+    throw new ProviderError(`environment variable ${agent.api_key_env} (api_key_env) is not set`, { transient: false, code: 'config' })
   return { authorization: `Bearer ${key}` }
 }
 
@@ -135,12 +165,16 @@ function readOpenAi(agent: ProviderAgent, json: unknown, url: string): ChatResul
   const root = asRecord(json)
   const choice = asRecord(Array.isArray(root.choices) ? root.choices[0] : undefined)
   const content = asRecord(choice.message).content
-  if (typeof content !== 'string') throw new ProviderError(`${url}: answer has no choices[0].message.content`, { transient: false, code: 'malformed' })
+  if (typeof content !== 'string')
+    throw new ProviderError(`${url}: answer has no choices[0].message.content`, { transient: false, code: 'malformed' })
   const usage = asRecord(root.usage)
   const inputTokens = count(usage.prompt_tokens)
   const outputTokens = count(usage.completion_tokens)
   const reported = money(usage.cost) ?? money(root.cost)
-  return { text: content, usage: makeUsage(agent, inputTokens, outputTokens, reported, typeof root.model === 'string' ? root.model : agent.model) }
+  return {
+    text: content,
+    usage: makeUsage(agent, inputTokens, outputTokens, reported, typeof root.model === 'string' ? root.model : agent.model)
+  }
 }
 
 function readOllama(agent: ProviderAgent, json: unknown, url: string): ChatResult {
@@ -148,7 +182,16 @@ function readOllama(agent: ProviderAgent, json: unknown, url: string): ChatResul
   const content = asRecord(root.message).content
   if (typeof content !== 'string') throw new ProviderError(`${url}: answer has no message.content`, { transient: false, code: 'malformed' })
   const reported = money(root.cost) ?? money(asRecord(root.usage).cost)
-  return { text: content, usage: makeUsage(agent, count(root.prompt_eval_count), count(root.eval_count), reported, typeof root.model === 'string' ? root.model : agent.model) }
+  return {
+    text: content,
+    usage: makeUsage(
+      agent,
+      count(root.prompt_eval_count),
+      count(root.eval_count),
+      reported,
+      typeof root.model === 'string' ? root.model : agent.model
+    )
+  }
 }
 
 function makeUsage(agent: ProviderAgent, inputTokens: number, outputTokens: number, reportedCost: number | null, model: string): Usage {
@@ -160,11 +203,13 @@ function makeUsage(agent: ProviderAgent, inputTokens: number, outputTokens: numb
 function modelNames(agent: ProviderAgent, json: unknown): string[] {
   const list = agent.kind === 'ollama' ? asRecord(json).models : asRecord(json).data
   if (!Array.isArray(list)) return []
-  return list.map((item) => {
-    const entry = asRecord(item)
-    const name = agent.kind === 'ollama' ? (entry.name ?? entry.model) : entry.id
-    return typeof name === 'string' ? name : ''
-  }).filter((name) => name !== '')
+  return list
+    .map((item) => {
+      const entry = asRecord(item)
+      const name = agent.kind === 'ollama' ? (entry.name ?? entry.model) : entry.id
+      return typeof name === 'string' ? name : ''
+    })
+    .filter((name) => name !== '')
 }
 
 function asRecord(value: unknown): Record<string, unknown> {

@@ -82,15 +82,22 @@ export function buildDiffPrompt(task: PlannedTask, fileContents: readonly Scoped
     const body = truncated ? file.content.slice(0, cap) : file.content
     budget -= body.length
     const fence = body.includes('```') ? '~~~~' : '```'
-    shown.push(`### ${file.path}${truncated ? ` (first ${cap} of ${file.content.length} characters)` : ''}\n${fence}\n${body}${body.endsWith('\n') ? '' : '\n'}${fence}`)
+    const heading = `### ${file.path}${truncated ? ` (first ${cap} of ${file.content.length} characters)` : ''}`
+    shown.push(`${heading}\n${fence}\n${body}${body.endsWith('\n') ? '' : '\n'}${fence}`)
   }
   if (shown.length > 0) parts.push(`## Current files\n\n${shown.join('\n\n')}`)
   if (left.length > 0) parts.push(`Not shown (size limit): ${left.join(', ')}`)
   parts.push('Answer with ONE unified diff in a ```diff fenced block.')
-  return [{ role: 'system', content: system }, { role: 'user', content: parts.join('\n\n') }]
+  return [
+    { role: 'system', content: system },
+    { role: 'user', content: parts.join('\n\n') }
+  ]
 }
 
-/** The diff in a model's answer: the first ```diff/```patch block (or any fenced block that is a diff), else a raw diff; null when there is none. */
+/**
+ * The diff in a model's answer: the first ```diff/```patch block (or any fenced block that is a diff), else a raw diff;
+ * null when there is none.
+ */
 export function extractUnifiedDiff(text: string): string | null {
   const normalised = text.replace(/\r\n?/g, '\n')
   const fences = [...normalised.matchAll(/^(`{3,}|~{3,})[ \t]*([\w+-]*)[^\n]*\n([\s\S]*?)^\1[ \t]*$/gm)]
@@ -104,7 +111,10 @@ export function extractUnifiedDiff(text: string): string | null {
 }
 
 function looksLikeDiff(text: string): boolean {
-  return /^--- \S.*\n\+\+\+ \S/m.test(text) && /^@@ /m.test(text) || /^diff --git /m.test(text) && /^(new|deleted) file mode|^rename from|^@@ /m.test(text)
+  return (
+    (/^--- \S.*\n\+\+\+ \S/m.test(text) && /^@@ /m.test(text)) ||
+    (/^diff --git /m.test(text) && /^(new|deleted) file mode|^rename from|^@@ /m.test(text))
+  )
 }
 
 function withFinalNewline(text: string): string {

@@ -24,12 +24,26 @@ export function isTransientStatus(status: number): boolean {
 
 // Socket-level failures that a later attempt can plausibly get past (server restarting, proxy reset).
 const TRANSIENT_NETWORK_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH',
-  'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED'
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED'
 ])
 
 /** Turns what fetch threw into a ProviderError; `timedOut`/`aborted` say which signal (if any) fired. */
-export function fromFetchFailure(error: unknown, where: string, state: { timedOut: boolean; aborted: boolean; timeoutMs: number }): ProviderError {
+export function fromFetchFailure(
+  error: unknown,
+  where: string,
+  state: { timedOut: boolean; aborted: boolean; timeoutMs: number }
+): ProviderError {
   if (error instanceof ProviderError) return error
   if (state.aborted) return new ProviderError(`${where}: request cancelled`, { transient: false, code: 'aborted' })
   if (state.timedOut) return new ProviderError(`${where}: no answer within ${state.timeoutMs} ms`, { transient: true, code: 'timeout' })

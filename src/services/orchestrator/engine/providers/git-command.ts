@@ -9,9 +9,18 @@ export interface CommandResult {
   spawnError?: string
 }
 
-export function runCommand(platform: EnginePlatform, command: string, args: readonly string[], options: { cwd: string; input?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv }): Promise<CommandResult> {
+export function runCommand(
+  platform: EnginePlatform,
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; input?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv }
+): Promise<CommandResult> {
   return new Promise((resolve) => {
-    const child = platform.spawn(command, args, { cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'], ...(options.env ? { env: options.env } : {}) })
+    const child = platform.spawn(command, args, {
+      cwd: options.cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      ...(options.env ? { env: options.env } : {})
+    })
     const stdout: Buffer[] = []
     const stderr: Buffer[] = []
     let settled = false
@@ -23,12 +32,18 @@ export function runCommand(platform: EnginePlatform, command: string, args: read
     }
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
-      finish({ code: null, stdout: Buffer.concat(stdout).toString('utf8'), stderr: `${Buffer.concat(stderr).toString('utf8')}\n${command} timed out` })
+      finish({
+        code: null,
+        stdout: Buffer.concat(stdout).toString('utf8'),
+        stderr: `${Buffer.concat(stderr).toString('utf8')}\n${command} timed out`
+      })
     }, options.timeoutMs ?? 30_000)
     child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk))
     child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk))
     child.on('error', (error) => finish({ code: null, stdout: '', stderr: '', spawnError: error.message }))
-    child.on('close', (code) => finish({ code, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') }))
+    child.on('close', (code) =>
+      finish({ code, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') })
+    )
     // A child that exits before reading stdin makes the write fail with EPIPE; its exit code says what happened.
     child.stdin?.on('error', () => {})
     child.stdin?.end(options.input ?? '')

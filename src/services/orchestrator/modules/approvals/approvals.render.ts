@@ -56,23 +56,47 @@ export interface ApprovalHistoryEntry {
 function decisionOf(row: ApprovalRow): ApprovalDecisionView | null {
   if (row.decision === null) return null
   return {
-    requestId: row.id, decision: row.decision, decidedBy: row.decided_by ?? '', channel: row.channel ?? '',
-    decidedAt: row.decided_at ?? '', reason: row.reason ?? '', ...(row.closure_reason ? { closureReason: row.closure_reason } : {})
+    requestId: row.id,
+    decision: row.decision,
+    decidedBy: row.decided_by ?? '',
+    channel: row.channel ?? '',
+    decidedAt: row.decided_at ?? '',
+    reason: row.reason ?? '',
+    ...(row.closure_reason ? { closureReason: row.closure_reason } : {})
   }
 }
 
 /** The served shape of a request: raw arguments and their file reference never leave the server. */
 export function renderEntry(row: ApprovalRow, now: string): ApprovalEntryView {
   const category = categoryOf(row, now)
-  const effect = row.decision === null ? (category === 'expired' ? (row.default_action === 'allow' ? 'allow' : 'deny') : null) : row.decision === 'allow' ? 'allow' : 'deny'
+  const effect =
+    row.decision === null
+      ? category === 'expired'
+        ? row.default_action === 'allow'
+          ? 'allow'
+          : 'deny'
+        : null
+      : row.decision === 'allow'
+        ? 'allow'
+        : 'deny'
   return {
     category,
     effect,
     request: {
-      id: row.id, version: APPROVAL_CONTRACT_VERSION, requester: { kind: row.requester_kind, id: row.requester_id },
-      summary: row.summary, scope: row.scope, risk: row.risk, policy: row.policy, defaultAction: row.default_action,
-      taskId: row.task_id, scopeId: row.scope_id, toolName: row.tool_name, maskedArgs: JSON.parse(row.masked_args) as unknown,
-      createdAt: row.created_at, expiresAt: row.expires_at
+      id: row.id,
+      version: APPROVAL_CONTRACT_VERSION,
+      requester: { kind: row.requester_kind, id: row.requester_id },
+      summary: row.summary,
+      scope: row.scope,
+      risk: row.risk,
+      policy: row.policy,
+      defaultAction: row.default_action,
+      taskId: row.task_id,
+      scopeId: row.scope_id,
+      toolName: row.tool_name,
+      maskedArgs: JSON.parse(row.masked_args) as unknown,
+      createdAt: row.created_at,
+      expiresAt: row.expires_at
     },
     decision: decisionOf(row)
   }
@@ -80,9 +104,18 @@ export function renderEntry(row: ApprovalRow, now: string): ApprovalEntryView {
 
 export function renderHistoryEntry(row: ApprovalRow, now: string): ApprovalHistoryEntry {
   return {
-    id: row.id, summary: row.summary, scope: row.scope, risk: row.risk, policy: row.policy,
-    maskedArgs: JSON.parse(row.masked_args) as unknown, category: categoryOf(row, now),
-    channel: row.channel, decidedBy: row.decided_by, decidedAt: row.decided_at, reason: row.reason,
-    createdAt: row.created_at, expiresAt: row.expires_at
+    id: row.id,
+    summary: row.summary,
+    scope: row.scope,
+    risk: row.risk,
+    policy: row.policy,
+    maskedArgs: JSON.parse(row.masked_args) as unknown,
+    category: categoryOf(row, now),
+    channel: row.channel,
+    decidedBy: row.decided_by,
+    decidedAt: row.decided_at,
+    reason: row.reason,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at
   }
 }

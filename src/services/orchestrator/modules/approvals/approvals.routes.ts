@@ -4,8 +4,17 @@ import { assertApprovalId, type ApprovalsService } from './approvals.service.js'
 import { describePermissionRequest } from './permission-request.js'
 import { principalOf } from '../process/principal.js'
 import {
-  ApprovalEntry, ApprovalOverview, DecisionAnswer, DecisionBody, ErrorBody, HistoryPage, HistoryQuery, PermissionRequestBody, WaitQuery,
-  type DecisionBodyType, type PermissionRequestType
+  ApprovalEntry,
+  ApprovalOverview,
+  DecisionAnswer,
+  DecisionBody,
+  ErrorBody,
+  HistoryPage,
+  HistoryQuery,
+  PermissionRequestBody,
+  WaitQuery,
+  type DecisionBodyType,
+  type PermissionRequestType
 } from './approvals.schemas.js'
 
 const tags = ['approvals']
@@ -32,66 +41,115 @@ export interface ApprovalRoutesOptions {
 export function approvalRoutes(options: ApprovalRoutesOptions) {
   const service = (request: unknown) => options.service.forTenant(principalOf(request).tenantId)
   return async function register(app: App) {
-    app.get('/api/approvals', {
-      schema: { tags, summary: 'Approval requests by category (arguments masked)', response: { 200: ApprovalOverview } }
-    }, async (request) => service(request).overview())
+    app.get(
+      '/api/approvals',
+      {
+        schema: { tags, summary: 'Approval requests by category (arguments masked)', response: { 200: ApprovalOverview } }
+      },
+      async (request) => service(request).overview()
+    )
 
     // Registered before /api/approvals/:id; Fastify prefers the static segment anyway.
-    app.get<{ Querystring: { status?: 'all' | 'approved' | 'denied' | 'expired'; limit?: number; offset?: number } }>('/api/approvals/history', {
-      schema: { tags, summary: 'Closed approval requests, newest first (status, limit 1..100, offset)', querystring: HistoryQuery, response: { 200: HistoryPage, 400: ErrorBody } }
-    }, async (request) => service(request).history({ status: request.query.status ?? 'all', limit: request.query.limit ?? 20, offset: request.query.offset ?? 0 }))
-
-    app.get<{ Params: { id: string } }>('/api/approvals/:id', {
-      schema: { tags, summary: 'One approval request with its decision', response: { 200: ApprovalEntry, 400: ErrorBody, 404: ErrorBody } }
-    }, async (request) => service(request).get(request.params.id))
-
-    app.get<{ Params: { id: string }; Querystring: { timeout?: number } }>('/api/approvals/:id/wait', {
-      schema: {
-        tags, summary: 'Long-poll: answers when the request is closed, or after ?timeout= seconds (0..60, default 25) with it still pending',
-        querystring: WaitQuery, response: { 200: ApprovalEntry, 400: ErrorBody, 404: ErrorBody }
-      }
-    }, async (request) => {
-      assertApprovalId(request.params.id)
-      const gone = new AbortController()
-      const onClose = () => gone.abort()
-      request.raw.socket?.once('close', onClose)
-      try {
-        return await service(request).wait(request.params.id, (request.query.timeout ?? DEFAULT_WAIT_SECONDS) * 1000, gone.signal)
-      } finally {
-        request.raw.socket?.off('close', onClose)
-      }
-    })
-
-    app.post<{ Body: PermissionRequestType }>('/api/approvals/requests', {
-      schema: {
-        tags, summary: "An agent's permission request: recorded pending with masked arguments (answer it with /wait)",
-        body: PermissionRequestBody, response: { 201: ApprovalEntry, 400: ErrorBody }
-      }
-    }, async (request, reply) => {
-      const entry = await service(request).request(describePermissionRequest(request.body))
-      return reply.code(201).send(entry)
-    })
-
-    app.post<{ Params: { id: string }; Body: DecisionBodyType }>('/api/approvals/:id/decision', {
-      // The id and the switch are checked before the body is validated (the reference's order).
-      preValidation: async (request) => {
-        assertApprovalId(request.params.id)
-        if (!options.apiDecideEnabled()) throw orchestratorError('ORCH_APPROVAL_API_DECIDE_OFF')
-        // The body is strict (schema validation would only strip an unknown field and decide anyway).
-        const unknown = unknownFields(request.body, DECISION_FIELDS)
-        if (unknown.length > 0) throw orchestratorError('VALIDATION_FAILED', `body must NOT have additional properties: ${unknown.join(', ')}`)
+    app.get<{ Querystring: { status?: 'all' | 'approved' | 'denied' | 'expired'; limit?: number; offset?: number } }>(
+      '/api/approvals/history',
+      {
+        schema: {
+          tags,
+          summary: 'Closed approval requests, newest first (status, limit 1..100, offset)',
+          querystring: HistoryQuery,
+          response: { 200: HistoryPage, 400: ErrorBody }
+        }
       },
-      schema: {
-        tags, summary: 'Decide a pending request (approval.api_decide must be on; Idempotency-Key required)',
-        body: DecisionBody, response: { 200: DecisionAnswer, 400: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
+      async (request) =>
+        service(request).history({
+          status: request.query.status ?? 'all',
+          limit: request.query.limit ?? 20,
+          offset: request.query.offset ?? 0
+        })
+    )
+
+    app.get<{ Params: { id: string } }>(
+      '/api/approvals/:id',
+      {
+        schema: {
+          tags,
+          summary: 'One approval request with its decision',
+          response: { 200: ApprovalEntry, 400: ErrorBody, 404: ErrorBody }
+        }
+      },
+      async (request) => service(request).get(request.params.id)
+    )
+
+    app.get<{ Params: { id: string }; Querystring: { timeout?: number } }>(
+      '/api/approvals/:id/wait',
+      {
+        schema: {
+          tags,
+          summary: 'Long-poll: answers when the request is closed, or after ?timeout= seconds (0..60, default 25) with it still pending',
+          querystring: WaitQuery,
+          response: { 200: ApprovalEntry, 400: ErrorBody, 404: ErrorBody }
+        }
+      },
+      async (request) => {
+        assertApprovalId(request.params.id)
+        const gone = new AbortController()
+        const onClose = () => gone.abort()
+        request.raw.socket?.once('close', onClose)
+        try {
+          return await service(request).wait(request.params.id, (request.query.timeout ?? DEFAULT_WAIT_SECONDS) * 1000, gone.signal)
+        } finally {
+          request.raw.socket?.off('close', onClose)
+        }
       }
-    }, async (request) => {
-      const key = request.headers['idempotency-key']
-      if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) throw orchestratorError('ORCH_IDEMPOTENCY_KEY_REQUIRED')
-      return service(request).decide({
-        id: request.params.id, decision: request.body.decision, reason: request.body.reason,
-        decidedBy: options.principal, channel: 'api', idempotencyKey: key
-      })
-    })
+    )
+
+    app.post<{ Body: PermissionRequestType }>(
+      '/api/approvals/requests',
+      {
+        schema: {
+          tags,
+          summary: "An agent's permission request: recorded pending with masked arguments (answer it with /wait)",
+          body: PermissionRequestBody,
+          response: { 201: ApprovalEntry, 400: ErrorBody }
+        }
+      },
+      async (request, reply) => {
+        const entry = await service(request).request(describePermissionRequest(request.body))
+        return reply.code(201).send(entry)
+      }
+    )
+
+    app.post<{ Params: { id: string }; Body: DecisionBodyType }>(
+      '/api/approvals/:id/decision',
+      {
+        // The id and the switch are checked before the body is validated (the reference's order).
+        preValidation: async (request) => {
+          assertApprovalId(request.params.id)
+          if (!options.apiDecideEnabled()) throw orchestratorError('ORCH_APPROVAL_API_DECIDE_OFF')
+          // The body is strict (schema validation would only strip an unknown field and decide anyway).
+          const unknown = unknownFields(request.body, DECISION_FIELDS)
+          if (unknown.length > 0)
+            throw orchestratorError('VALIDATION_FAILED', `body must NOT have additional properties: ${unknown.join(', ')}`)
+        },
+        schema: {
+          tags,
+          summary: 'Decide a pending request (approval.api_decide must be on; Idempotency-Key required)',
+          body: DecisionBody,
+          response: { 200: DecisionAnswer, 400: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody }
+        }
+      },
+      async (request) => {
+        const key = request.headers['idempotency-key']
+        if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) throw orchestratorError('ORCH_IDEMPOTENCY_KEY_REQUIRED')
+        return service(request).decide({
+          id: request.params.id,
+          decision: request.body.decision,
+          reason: request.body.reason,
+          decidedBy: options.principal,
+          channel: 'api',
+          idempotencyKey: key
+        })
+      }
+    )
   }
 }

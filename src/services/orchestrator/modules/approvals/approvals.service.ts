@@ -44,7 +44,11 @@ export interface ApprovalsServiceDeps {
   onClosed?: (closed: ClosedApproval) => Promise<void>
 }
 
-export interface ClosedApproval { id: string; tenantId: string; requesterKind: string }
+export interface ClosedApproval {
+  id: string
+  tenantId: string
+  requesterKind: string
+}
 
 export interface ApprovalRequestInput {
   requesterKind: NewApproval['requesterKind']
@@ -102,10 +106,20 @@ export function createApprovalsService(deps: ApprovalsServiceDeps): ApprovalsSer
   /** Closes one undecided, past-due request with its default action; false when someone else closed it. */
   async function expire(row: ApprovalRow): Promise<boolean> {
     const at = now()
-    const won = await repo.decide(row.id, {
-      decision: row.default_action as ApprovalDecisionValue, decidedBy: 'system:ttl', channel: TTL_EXPIRE_CHANNEL, decidedAt: at,
-      reason: `expired without a decision; default action ${row.default_action}`, closureReason: 'expired', idempotencyKey: null, decisionDigest: null
-    }, { now: at, allowExpired: true })
+    const won = await repo.decide(
+      row.id,
+      {
+        decision: row.default_action as ApprovalDecisionValue,
+        decidedBy: 'system:ttl',
+        channel: TTL_EXPIRE_CHANNEL,
+        decidedAt: at,
+        reason: `expired without a decision; default action ${row.default_action}`,
+        closureReason: 'expired',
+        idempotencyKey: null,
+        decisionDigest: null
+      },
+      { now: at, allowExpired: true }
+    )
     if (won) await closed(row)
     return won
   }
@@ -138,17 +152,35 @@ export function createApprovalsService(deps: ApprovalsServiceDeps): ApprovalsSer
       // The raw copy is kept only when masking hid something: the masked one says everything else.
       const rawRef = masked === JSON.stringify(input.args ?? {}) ? null : writeRawArgs(deps.dataDir, id, input.args)
       const row = await repo.create({
-        id, projectId: deps.projectId, tenantId, scopeId: input.scopeId ?? null, taskId: input.taskId ?? null, requesterKind: input.requesterKind, requesterId: input.requesterId,
-        summary: (await maskText(input.summary)).slice(0, 200), scope: input.scope, risk: input.risk, policy: input.policy ?? 'require-approval',
-        defaultAction: config.expiry_action, toolName: input.toolName ?? null, maskedArgs: masked, rawArgsRef: rawRef,
-        createdAt: createdAt.toISOString(), expiresAt: new Date(createdAt.getTime() + config.default_expiry_seconds * 1000).toISOString()
+        id,
+        projectId: deps.projectId,
+        tenantId,
+        scopeId: input.scopeId ?? null,
+        taskId: input.taskId ?? null,
+        requesterKind: input.requesterKind,
+        requesterId: input.requesterId,
+        summary: (await maskText(input.summary)).slice(0, 200),
+        scope: input.scope,
+        risk: input.risk,
+        policy: input.policy ?? 'require-approval',
+        defaultAction: config.expiry_action,
+        toolName: input.toolName ?? null,
+        maskedArgs: masked,
+        rawArgsRef: rawRef,
+        createdAt: createdAt.toISOString(),
+        expiresAt: new Date(createdAt.getTime() + config.default_expiry_seconds * 1000).toISOString()
       })
       return renderEntry(row, now())
     },
 
     async overview(): Promise<Record<'pending' | 'approved' | 'denied' | 'expired', ApprovalEntryView[]>> {
       const at = now()
-      const groups = { pending: [] as ApprovalEntryView[], approved: [] as ApprovalEntryView[], denied: [] as ApprovalEntryView[], expired: [] as ApprovalEntryView[] }
+      const groups = {
+        pending: [] as ApprovalEntryView[],
+        approved: [] as ApprovalEntryView[],
+        denied: [] as ApprovalEntryView[],
+        expired: [] as ApprovalEntryView[]
+      }
       for (const row of await repo.listRecent(deps.projectId, tenantId)) groups[categoryOf(row, at)].push(renderEntry(row, at))
       return groups
     },
@@ -195,10 +227,20 @@ export function createApprovalsService(deps: ApprovalsServiceDeps): ApprovalsSer
         throw orchestratorError('ORCH_APPROVAL_EXPIRED')
       }
       const decidedAt = now()
-      const won = await repo.decide(row.id, {
-        decision: input.decision, decidedBy: input.decidedBy, channel: input.channel, decidedAt, reason,
-        closureReason: null, idempotencyKey: input.idempotencyKey ?? null, decisionDigest: digest
-      }, { now: decidedAt, allowExpired: false })
+      const won = await repo.decide(
+        row.id,
+        {
+          decision: input.decision,
+          decidedBy: input.decidedBy,
+          channel: input.channel,
+          decidedAt,
+          reason,
+          closureReason: null,
+          idempotencyKey: input.idempotencyKey ?? null,
+          decisionDigest: digest
+        },
+        { now: decidedAt, allowExpired: false }
+      )
       const current = await load(input.id)
       if (!won) return closedAnswer(current, input, digest)
       await closed(current)
@@ -239,7 +281,9 @@ export interface ApprovalsService {
   list(scopeId?: string): Promise<ApprovalEntryView[]>
   pendingForTask(taskId: string): Promise<ApprovalEntryView | null>
   get(id: string): Promise<ApprovalEntryView>
-  history(filter: HistoryFilter): Promise<{ entries: ApprovalHistoryEntry[]; pagination: { total: number; limit: number; offset: number; hasMore: boolean } }>
+  history(
+    filter: HistoryFilter
+  ): Promise<{ entries: ApprovalHistoryEntry[]; pagination: { total: number; limit: number; offset: number; hasMore: boolean } }>
   decide(input: DecideInput): Promise<DecideResult>
   wait(id: string, timeoutMs: number, signal?: AbortSignal): Promise<ApprovalEntryView>
   sweepExpired(): Promise<number>

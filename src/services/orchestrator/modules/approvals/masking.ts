@@ -20,8 +20,15 @@ interface SecretPattern {
   group: number
 }
 
+// The secret-sounding word in the name of a `secret-assignment`.
+const SECRET_NAME_WORD = '(?:api[_-]?key|secret|token|passw(?:or)?d|pwd|credential)'
+
 export const SECRET_PATTERNS: readonly SecretPattern[] = [
-  { name: 'private-key', pattern: /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----[\s\S]{0,32768}?(?:-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----|$)/g, group: 0 },
+  {
+    name: 'private-key',
+    pattern: /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----[\s\S]{0,32768}?(?:-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----|$)/g,
+    group: 0
+  },
   { name: 'authorization', pattern: /\b(?:Bearer|Basic|Token)[ \t]{1,8}([A-Za-z0-9._~+/=-]{8,})/gi, group: 1 },
   { name: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}/g, group: 0 },
   { name: 'model-api-key', pattern: /\bsk-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_-]{16,}/g, group: 0 },
@@ -30,7 +37,14 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   { name: 'url-credentials', pattern: /\b[a-z][a-z0-9+.-]{0,30}:\/\/[^/\s:@]{1,256}:([^/\s@]{1,256})@/gi, group: 1 },
   // NAME=value / NAME: value where NAME says secret (API_KEY, AWS_SECRET_ACCESS_KEY, password …).
   // Name parts are bounded so a long identifier-like string cannot make the match quadratic.
-  { name: 'secret-assignment', pattern: /\b[A-Za-z0-9_.-]{0,48}(?:api[_-]?key|secret|token|passw(?:or)?d|pwd|credential)[A-Za-z0-9_.-]{0,48}["']?[ \t]{0,8}[=:][ \t]{0,8}["']?([^\s"',;&]{3,})/gi, group: 1 },
+  {
+    name: 'secret-assignment',
+    pattern: new RegExp(
+      '\\b[A-Za-z0-9_.-]{0,48}' + SECRET_NAME_WORD + '[A-Za-z0-9_.-]{0,48}["\']?[ \\t]{0,8}[=:][ \\t]{0,8}["\']?([^\\s"\',;&]{3,})',
+      'gi'
+    ),
+    group: 1
+  },
   // --password value / --token=value
   { name: 'secret-flag', pattern: /--(?:[a-z0-9-]{0,40}-)?(?:password|passwd|token|secret|api-key)[= ]{1,8}["']?([^\s"']{3,})/gi, group: 1 }
 ]
@@ -62,12 +76,14 @@ async function secretlintRanges(text: string): Promise<Range[]> {
 
 function applyMasks(text: string, ranges: Range[]): string {
   if (ranges.length === 0) return text
-  const merged = ranges.sort((a, b) => a[0] - b[0]).reduce<Range[]>((out, range) => {
-    const last = out[out.length - 1]
-    if (last && range[0] <= last[1]) last[1] = Math.max(last[1], range[1])
-    else out.push([range[0], range[1]])
-    return out
-  }, [])
+  const merged = ranges
+    .sort((a, b) => a[0] - b[0])
+    .reduce<Range[]>((out, range) => {
+      const last = out[out.length - 1]
+      if (last && range[0] <= last[1]) last[1] = Math.max(last[1], range[1])
+      else out.push([range[0], range[1]])
+      return out
+    }, [])
   let masked = ''
   let at = 0
   for (const [start, end] of merged) {
@@ -80,7 +96,7 @@ function applyMasks(text: string, ranges: Range[]): string {
 /** One string with every secret found replaced by [REDACTED]. */
 export async function maskText(text: string): Promise<string> {
   if (text.length === 0) return text
-  return applyMasks(text, [...patternRanges(text), ...await secretlintRanges(text)])
+  return applyMasks(text, [...patternRanges(text), ...(await secretlintRanges(text))])
 }
 
 /** A deep copy of a JSON value with every string leaf masked (whole, under a secret-sounding key). */

@@ -4,8 +4,17 @@ import type { PermissionRequestType } from './approvals.schemas.js'
 
 // Claude Code's tool names → the reference's scopes; anything else is a lifecycle action.
 const SCOPE_BY_TOOL: Record<string, string> = {
-  Bash: 'shell-exec', Write: 'file-write', Edit: 'file-write', MultiEdit: 'file-write', NotebookEdit: 'file-write',
-  Read: 'file-read', Glob: 'file-read', Grep: 'file-read', LS: 'file-read', WebFetch: 'network', WebSearch: 'network'
+  Bash: 'shell-exec',
+  Write: 'file-write',
+  Edit: 'file-write',
+  MultiEdit: 'file-write',
+  NotebookEdit: 'file-write',
+  Read: 'file-read',
+  Glob: 'file-read',
+  Grep: 'file-read',
+  LS: 'file-read',
+  WebFetch: 'network',
+  WebSearch: 'network'
 }
 
 function firstString(input: Record<string, unknown>, keys: string[]): string | null {
@@ -30,7 +39,8 @@ function nestsDeeperThan(value: unknown, max: number): boolean {
 
 /** An agent's permission request as an approval request (the summary is masked by the service like the arguments). */
 export function describePermissionRequest(body: PermissionRequestType): ApprovalRequestInput {
-  if (nestsDeeperThan(body.input, MAX_INPUT_DEPTH)) throw orchestratorError('VALIDATION_FAILED', `body/input must not nest deeper than ${MAX_INPUT_DEPTH} levels`)
+  if (nestsDeeperThan(body.input, MAX_INPUT_DEPTH))
+    throw orchestratorError('VALIDATION_FAILED', `body/input must not nest deeper than ${MAX_INPUT_DEPTH} levels`)
   const subject = firstString(body.input, ['command', 'file_path', 'path', 'url', 'pattern', 'query'])
   return {
     requesterKind: 'agent',

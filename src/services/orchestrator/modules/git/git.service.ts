@@ -46,12 +46,16 @@ export interface ProposalView {
 }
 
 export function createGitReader(platform: EnginePlatform, root: string) {
-  const git = (args: string[]): Promise<CommandResult> => runCommand(platform, 'git', ['-c', 'core.quotePath=false', ...args], {
-    cwd: root, timeoutMs: 30_000, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' }
-  })
+  const git = (args: string[]): Promise<CommandResult> =>
+    runCommand(platform, 'git', ['-c', 'core.quotePath=false', ...args], {
+      cwd: root,
+      timeoutMs: 30_000,
+      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' }
+    })
   const ok = async (args: string[]): Promise<string> => {
     const result = await git(args)
-    if (result.code !== 0) throw new Error(`git ${args[0]} failed: ${(result.stderr || result.spawnError || '').trim() || `exit ${result.code}`}`)
+    if (result.code !== 0)
+      throw new Error(`git ${args[0]} failed: ${(result.stderr || result.spawnError || '').trim() || `exit ${result.code}`}`)
     return result.stdout
   }
   const isRepo = async () => {
@@ -95,42 +99,62 @@ export function createGitReader(platform: EnginePlatform, root: string) {
 
   async function taskBranches(): Promise<TaskBranch[]> {
     if (!(await isRepo())) return []
-    const refs = (await ok(['for-each-ref', `--count=${MAX_TASK_BRANCHES}`, '--format=%(refname:short)%00%(objectname)', 'refs/heads/quartet/'])).split('\n').filter(Boolean)
+    const refs = (
+      await ok(['for-each-ref', `--count=${MAX_TASK_BRANCHES}`, '--format=%(refname:short)%00%(objectname)', 'refs/heads/quartet/'])
+    )
+      .split('\n')
+      .filter(Boolean)
     const head = await hasHead()
-    return Promise.all(refs.map(async (line): Promise<TaskBranch> => {
-      const [branch, sha] = line.split('\0') as [string, string]
-      const segments = branch.split('/')
-      const log = head ? await ok(['log', `--max-count=${MAX_BRANCH_COMMITS}`, '--format=%H%x00%s', `HEAD..${sha}`]) : ''
-      const count = head ? Number((await ok(['rev-list', '--count', `HEAD..${sha}`])).trim()) : 0
-      return {
-        branch,
-        sprintId: segments.length === 3 ? segments[1]! : null,
-        taskId: segments.length === 3 ? segments[2]! : null,
-        head: sha,
-        ahead: count,
-        merged: head && count === 0,
-        commits: log.split('\n').filter(Boolean).map((entry) => {
-          const [commitSha, subject] = entry.split('\0') as [string, string]
-          return { sha: commitSha, subject }
-        })
-      }
-    }))
+    return Promise.all(
+      refs.map(async (line): Promise<TaskBranch> => {
+        const [branch, sha] = line.split('\0') as [string, string]
+        const segments = branch.split('/')
+        const log = head ? await ok(['log', `--max-count=${MAX_BRANCH_COMMITS}`, '--format=%H%x00%s', `HEAD..${sha}`]) : ''
+        const count = head ? Number((await ok(['rev-list', '--count', `HEAD..${sha}`])).trim()) : 0
+        return {
+          branch,
+          sprintId: segments.length === 3 ? segments[1]! : null,
+          taskId: segments.length === 3 ? segments[2]! : null,
+          head: sha,
+          ahead: count,
+          merged: head && count === 0,
+          commits: log
+            .split('\n')
+            .filter(Boolean)
+            .map((entry) => {
+              const [commitSha, subject] = entry.split('\0') as [string, string]
+              return { sha: commitSha, subject }
+            })
+        }
+      })
+    )
   }
 
   async function proposal(options: { flowId?: string; intent?: string; fallbackRunId: string | null }): Promise<ProposalView> {
     const runId = options.flowId ?? options.fallbackRunId ?? 'local'
-    if (!(await isRepo())) return { note: NOT_A_GIT_REPO, files: [], insertions: 0, deletions: 0, suggestedMessage: suggestMessage(options.intent, runId, options.flowId, []), taskBranches: [] }
+    if (!(await isRepo()))
+      return {
+        note: NOT_A_GIT_REPO,
+        files: [],
+        insertions: 0,
+        deletions: 0,
+        suggestedMessage: suggestMessage(options.intent, runId, options.flowId, []),
+        taskBranches: []
+      }
     const numstat = await ok(['diff', (await hasHead()) ? 'HEAD' : '--staged', '--numstat', '-z', '--no-renames', '--', '.'])
     const files = parseNumstat(numstat)
     const untracked = (await ok(['ls-files', '--others', '--exclude-standard', '-z', '--', '.'])).split('\0').filter(Boolean)
-    for (const file of untracked.slice(0, MAX_UNTRACKED)) files.push({ path: file, insertions: countLines(path.join(root, file)), deletions: 0 })
+    for (const file of untracked.slice(0, MAX_UNTRACKED))
+      files.push({ path: file, insertions: countLines(path.join(root, file)), deletions: 0 })
     // Code-point order, as git lists paths.
     files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
     const insertions = files.reduce((sum, f) => sum + f.insertions, 0)
     const deletions = files.reduce((sum, f) => sum + f.deletions, 0)
     return {
       ...(files.length === 0 ? { note: 'clean' } : {}),
-      files, insertions, deletions,
+      files,
+      insertions,
+      deletions,
       suggestedMessage: suggestMessage(options.intent, runId, options.flowId, files),
       taskBranches: await taskBranches()
     }
@@ -155,14 +179,25 @@ function countLines(file: string): number {
 
 /** `git diff --numstat -z` lines: "<added>\t<deleted>\t<path>" (binary files count as 0). */
 export function parseNumstat(text: string): ProposalView['files'] {
-  return text.split('\0').filter((part) => part.includes('\t')).map((part) => {
-    const [added, deleted, ...rest] = part.replace(/^\n/, '').split('\t')
-    return { path: rest.join('\t').trim(), insertions: Number(added) || 0, deletions: Number(deleted) || 0 }
-  })
+  return text
+    .split('\0')
+    .filter((part) => part.includes('\t'))
+    .map((part) => {
+      const [added, deleted, ...rest] = part.replace(/^\n/, '').split('\t')
+      return { path: rest.join('\t').trim(), insertions: Number(added) || 0, deletions: Number(deleted) || 0 }
+    })
 }
 
-export function suggestMessage(intent: string | undefined, runId: string, flowId: string | undefined, files: ProposalView['files']): string {
-  const firstLine = intent?.split('\n').find((line) => line.trim() !== '')?.trim()
+export function suggestMessage(
+  intent: string | undefined,
+  runId: string,
+  flowId: string | undefined,
+  files: ProposalView['files']
+): string {
+  const firstLine = intent
+    ?.split('\n')
+    .find((line) => line.trim() !== '')
+    ?.trim()
   const subject = firstLine ? firstLine.slice(0, SUBJECT_MAX) : `quartet: run ${runId.slice(0, 8)} changes`
   const body = files.map((f) => `- ${f.path} (+${f.insertions} -${f.deletions})`).join('\n')
   const trailer = flowId ? `quartet-run: ${flowId}` : ''

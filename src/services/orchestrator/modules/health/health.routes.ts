@@ -22,11 +22,22 @@ const HealthBody = Type.Object({
 export function healthRoutes(deps: HealthDeps) {
   return async function register(app: App) {
     for (const url of ['/health', '/api/health']) {
-      app.get(url, { schema: { tags: ['health'], summary: 'Liveness (loopback callers get process details)', security: [], response: { 200: HealthBody } } }, async (request) => {
-        const base = { status: 'ok' as const, timestamp: deps.clock().toISOString() }
-        if (!isLoopbackAddress(request.raw.socket?.remoteAddress)) return base
-        return { ...base, version: deps.version, pid: process.pid, projectRoot: deps.projectRoot, terminalEnabled: deps.terminalEnabled }
-      })
+      app.get(
+        url,
+        {
+          schema: {
+            tags: ['health'],
+            summary: 'Liveness (loopback callers get process details)',
+            security: [],
+            response: { 200: HealthBody }
+          }
+        },
+        async (request) => {
+          const base = { status: 'ok' as const, timestamp: deps.clock().toISOString() }
+          if (!isLoopbackAddress(request.raw.socket?.remoteAddress)) return base
+          return { ...base, version: deps.version, pid: process.pid, projectRoot: deps.projectRoot, terminalEnabled: deps.terminalEnabled }
+        }
+      )
     }
   }
 }

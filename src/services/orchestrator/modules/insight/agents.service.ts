@@ -52,7 +52,11 @@ export function usageByAgent(attempts: readonly AttemptFact[]): Map<string, Agen
   for (const attempt of attempts) {
     let entry = byAgent.get(attempt.agent)
     if (!entry) {
-      entry = { usage: { attempts: 0, done: 0, noGo: 0, cancelled: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, medianAgentMs: null }, agentMs: [], costMicro: 0 }
+      entry = {
+        usage: { attempts: 0, done: 0, noGo: 0, cancelled: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, medianAgentMs: null },
+        agentMs: [],
+        costMicro: 0
+      }
       byAgent.set(attempt.agent, entry)
     }
     const usage = entry.usage
@@ -65,16 +69,30 @@ export function usageByAgent(attempts: readonly AttemptFact[]): Map<string, Agen
     entry.costMicro += Number(attempt.cost_micro_usd ?? 0)
     if (attempt.agent_ms !== null) entry.agentMs.push(Number(attempt.agent_ms))
   }
-  return new Map([...byAgent].map(([agent, entry]) => [agent, { ...entry.usage, costUsd: microToUsd(entry.costMicro), medianAgentMs: median(entry.agentMs) }]))
+  return new Map(
+    [...byAgent].map(([agent, entry]) => [
+      agent,
+      { ...entry.usage, costUsd: microToUsd(entry.costMicro), medianAgentMs: median(entry.agentMs) }
+    ])
+  )
 }
 
 function finishedCount(attempts: readonly AttemptFact[], agent: string): number {
   return attempts.filter((a) => a.agent === agent && FINISHED.has(a.status)).length
 }
 
-function describeAgent(name: string, agent: AgentConfig, root: string, env: Record<string, string | undefined>): { prompt: string | null; diagnostics: string[]; runnable: boolean } {
+function describeAgent(
+  name: string,
+  agent: AgentConfig,
+  root: string,
+  env: Record<string, string | undefined>
+): { prompt: string | null; diagnostics: string[]; runnable: boolean } {
   if (agent.kind !== 'command') {
-    return { prompt: null, diagnostics: [`${agent.kind} model ${agent.model} at ${agent.base_url} (reachability: GET /api/doctor)`], runnable: true }
+    return {
+      prompt: null,
+      diagnostics: [`${agent.kind} model ${agent.model} at ${agent.base_url} (reachability: GET /api/doctor)`],
+      runnable: true
+    }
   }
   try {
     const template = commandTemplate(name, agent)
@@ -90,18 +108,36 @@ function describeAgent(name: string, agent: AgentConfig, root: string, env: Reco
   }
 }
 
-export function listAgents(input: { configResult: ProjectConfigResult; attempts: readonly AttemptFact[]; root: string; env: Record<string, string | undefined> }): AgentView[] {
+export function listAgents(input: {
+  configResult: ProjectConfigResult
+  attempts: readonly AttemptFact[]
+  root: string
+  env: Record<string, string | undefined>
+}): AgentView[] {
   const { config, errors } = input.configResult
   const usage = usageByAgent(input.attempts)
   const names = Object.keys(config.agents)
   const defaultAgent = config.default_agent ?? (names.length === 1 ? names[0] : undefined)
-  const empty: AgentUsage = { attempts: 0, done: 0, noGo: 0, cancelled: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, medianAgentMs: null }
+  const empty: AgentUsage = {
+    attempts: 0,
+    done: 0,
+    noGo: 0,
+    cancelled: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: 0,
+    medianAgentMs: null
+  }
 
   const view = (name: string, agent: AgentConfig | undefined): AgentView => {
     const used = usage.get(name) ?? empty
     const finished = finishedCount(input.attempts, name)
-    const agentErrors = errors.filter((e) => e.path === `agents.${name}` || e.path.startsWith(`agents.${name}.`)).map((e) => `${e.path}: ${e.message}`)
-    const described = agent ? describeAgent(name, agent, input.root, input.env) : { prompt: null, diagnostics: ['no longer configured: seen in recorded attempts only'], runnable: false }
+    const agentErrors = errors
+      .filter((e) => e.path === `agents.${name}` || e.path.startsWith(`agents.${name}.`))
+      .map((e) => `${e.path}: ${e.message}`)
+    const described = agent
+      ? describeAgent(name, agent, input.root, input.env)
+      : { prompt: null, diagnostics: ['no longer configured: seen in recorded attempts only'], runnable: false }
     const valid = agent !== undefined && agentErrors.length === 0
     return {
       id: name,
@@ -121,7 +157,10 @@ export function listAgents(input: { configResult: ProjectConfigResult; attempts:
   }
 
   const configured = names.map((name) => view(name, config.agents[name]))
-  const historical = [...usage.keys()].filter((name) => !names.includes(name)).sort().map((name) => view(name, undefined))
+  const historical = [...usage.keys()]
+    .filter((name) => !names.includes(name))
+    .sort()
+    .map((name) => view(name, undefined))
   return [...configured, ...historical]
 }
 

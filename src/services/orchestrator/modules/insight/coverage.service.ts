@@ -38,7 +38,12 @@ export function parseCoveragePercent(output: string): number | null {
     const value = matches.length > 0 ? Number(matches[matches.length - 1]![1]) : NaN
     if (Number.isFinite(value) && value <= 100) return value
   }
-  const lastLine = text.split('\n').map((line) => line.trim()).filter(Boolean).pop() ?? ''
+  const lastLine =
+    text
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean)
+      .pop() ?? ''
   const bare = new RegExp(String.raw`^${NUMBER}\s*%?$`).exec(lastLine)
   const value = bare ? Number(bare[1]) : NaN
   return Number.isFinite(value) && value <= 100 ? value : null
@@ -78,7 +83,9 @@ export async function recordSprintCoverage(input: RecordCoverageInput): Promise<
   }
   await input.repositories.coverage.record(record)
   await input.repositories.events.append(input.projectId, {
-    type: 'coverage_recorded', sprintId: input.sprintId, data: { coverage: record.coverage, exitCode: record.exitCode }
+    type: 'coverage_recorded',
+    sprintId: input.sprintId,
+    data: { coverage: record.coverage, exitCode: record.exitCode }
   })
   return record
 }
@@ -89,7 +96,11 @@ export interface CoverageView {
 }
 
 /** Every recent sprint, oldest first; coverage is null where none was measured. */
-export async function coverageHistory(repositories: OrchestratorRepositories, projectId: number, config: ProjectConfig): Promise<CoverageView> {
+export async function coverageHistory(
+  repositories: OrchestratorRepositories,
+  projectId: number,
+  config: ProjectConfig
+): Promise<CoverageView> {
   const sprints = (await repositories.insight.recentSprints(projectId, HISTORY_SPRINTS)).reverse()
   const tasks = await repositories.insight.tasksOfSprints(sprints.map((s) => s.id))
   const measured = new Map((await repositories.coverage.listForProject(projectId)).map((row) => [row.sprint_id, row.coverage_centi]))
@@ -97,7 +108,12 @@ export async function coverageHistory(repositories: OrchestratorRepositories, pr
     history: sprints.map((sprint) => {
       const own = tasks.filter((t) => t.sprint_id === sprint.id)
       const centi = measured.get(sprint.id)
-      return { sprintId: sprint.id, coverage: centi === undefined || centi === null ? null : Number(centi) / 100, tasks: own.length, completed: own.filter((t) => t.status === 'DONE').length }
+      return {
+        sprintId: sprint.id,
+        coverage: centi === undefined || centi === null ? null : Number(centi) / 100,
+        tasks: own.length,
+        completed: own.filter((t) => t.status === 'DONE').length
+      }
     }),
     budget: { perSprint: config.coverage.budget_per_sprint ?? null }
   }

@@ -11,17 +11,28 @@ export const DEBT_SPRINTS = 10
 const MAX_DEBT_ENTRIES = 500
 const REASON_CHARS = 300
 
-interface TaskDebt { taskId?: string; taskTitle?: string; taskStatus?: string; sprintId?: string; sprintTitle?: string; branch?: string | null }
+interface TaskDebt {
+  taskId?: string
+  taskTitle?: string
+  taskStatus?: string
+  sprintId?: string
+  sprintTitle?: string
+  branch?: string | null
+}
 
 function firstLine(text: string | null): string {
-  const line = (text ?? '').split('\n').find((l) => l.trim() !== '')?.trim() ?? 'no reason recorded'
+  const line =
+    (text ?? '')
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? 'no reason recorded'
   return line.length > REASON_CHARS ? `${line.slice(0, REASON_CHARS - 1)}…` : line
 }
 
 function metadataOf(entry: MemoryEntryRow): TaskDebt {
   try {
     const parsed: unknown = JSON.parse(entry.metadata)
-    return typeof parsed === 'object' && parsed !== null ? parsed as TaskDebt : {}
+    return typeof parsed === 'object' && parsed !== null ? (parsed as TaskDebt) : {}
   } catch {
     return {}
   }

@@ -23,7 +23,8 @@ export const STALE_DAYS = 90
 const MAX_COMMITS = 5000
 const MAX_DOCS = 1000
 const DAY_S = 86_400
-const EXEMPT = /(^|\/)(CHANGELOG|CHANGES|HISTORY|LICEN[CS]E|COPYING|CODE_OF_CONDUCT|CONTRIBUTING|SECURITY)(\.[^/]*)?$|(^|\/)(adr|archive|\.github)\//i
+const EXEMPT =
+  /(^|\/)(CHANGELOG|CHANGES|HISTORY|LICEN[CS]E|COPYING|CODE_OF_CONDUCT|CONTRIBUTING|SECURITY)(\.[^/]*)?$|(^|\/)(adr|archive|\.github)\//i
 
 export interface DocHealthRow {
   path: string
@@ -41,7 +42,10 @@ export interface DocsHealthView {
   generatedAt: string
 }
 
-interface Commit { time: number; files: string[] }
+interface Commit {
+  time: number
+  files: string[]
+}
 
 export function isDoc(file: string): boolean {
   return /\.md$/i.test(file) || file.startsWith('docs/')
@@ -59,9 +63,13 @@ export function stateFor(file: string, rank: number, daysBehind: number, hasCode
 }
 
 export function heatmapOf(rows: readonly DocHealthRow[]): DocsHealthView['heatmap'] {
-  return RANK_BUCKETS.flatMap((bucket) => DOC_STATES.map((state) => ({
-    bucket, state, count: rows.filter((row) => row.state === state && rankBucket(row.doc_rank) === bucket).length
-  })))
+  return RANK_BUCKETS.flatMap((bucket) =>
+    DOC_STATES.map((state) => ({
+      bucket,
+      state,
+      count: rows.filter((row) => row.state === state && rankBucket(row.doc_rank) === bucket).length
+    }))
+  )
 }
 
 function parseLog(text: string): Commit[] {
@@ -94,12 +102,24 @@ export function docRows(tracked: readonly string[], commits: readonly Commit[]):
     const docIndex = commits.findIndex((c) => c.files.includes(doc))
     const rank = commits.slice(0, docIndex === -1 ? commits.length : docIndex).filter((c) => c.files.some(isCode)).length
     const daysBehind = lastCode !== null && lastCode > docTime ? Math.floor((lastCode - docTime) / DAY_S) : 0
-    return { path: doc, doc_rank: rank, state: stateFor(doc, rank, daysBehind, code.length > 0), lastDocCommit: iso(lastDoc), lastCodeCommit: iso(lastCode), daysBehind }
+    return {
+      path: doc,
+      doc_rank: rank,
+      state: stateFor(doc, rank, daysBehind, code.length > 0),
+      lastDocCommit: iso(lastDoc),
+      lastCodeCommit: iso(lastCode),
+      daysBehind
+    }
   })
 }
 
 export async function docsHealth(platform: EnginePlatform, projectRoot: string, now: Date): Promise<DocsHealthView> {
-  const git = (args: string[]) => runCommand(platform, 'git', ['-c', 'core.quotePath=false', ...args], { cwd: projectRoot, timeoutMs: 30_000, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' } })
+  const git = (args: string[]) =>
+    runCommand(platform, 'git', ['-c', 'core.quotePath=false', ...args], {
+      cwd: projectRoot,
+      timeoutMs: 30_000,
+      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' }
+    })
   const generatedAt = now.toISOString()
   const inside = await git(['rev-parse', '--is-inside-work-tree'])
   if (inside.code !== 0 || inside.stdout.trim() !== 'true') return { note: 'not-a-git-repo', rows: [], heatmap: heatmapOf([]), generatedAt }

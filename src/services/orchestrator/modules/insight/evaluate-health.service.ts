@@ -35,16 +35,30 @@ export function classifyAttempt(attempt: AttemptFact): EvaluationFault | null {
   const reason = attempt.reason ?? ''
   if (attempt.status === 'running') return attempt.job_active === 1 ? null : 'RESULT_CONTRACT_DRIFT'
   if (attempt.status === 'CANCELLED' || attempt.status === 'ORPHANED') return 'EVALUATE_ABORTED'
-  if (/^check command (could not be started|timed out)/.test(reason) || /^check command failed \(exit [A-Z]/.test(reason)) return 'EVALUATION_FAULT'
+  if (/^check command (could not be started|timed out)/.test(reason) || /^check command failed \(exit [A-Z]/.test(reason))
+    return 'EVALUATION_FAULT'
   if (/^(agent exited 0 but changed no files|the provider proposed no change)/.test(reason)) return 'EVALUATE_PREMATURE'
   if (/^agent reported an error/.test(reason)) return 'RESULT_CONTRACT_DRIFT'
   return null
 }
 
-export async function evaluateHealth(repositories: OrchestratorRepositories, projectId: number, n: number, now: Date): Promise<EvaluateHealthView> {
+export async function evaluateHealth(
+  repositories: OrchestratorRepositories,
+  projectId: number,
+  n: number,
+  now: Date
+): Promise<EvaluateHealthView> {
   const sprints = await repositories.insight.recentSprints(projectId, n)
-  const attempts = await repositories.insight.attempts(projectId, sprints.map((s) => s.id))
-  const counts: Record<EvaluationFault, number> = { EVALUATION_FAULT: 0, EVALUATE_ABORTED: 0, EVALUATE_PREMATURE: 0, RESULT_CONTRACT_DRIFT: 0 }
+  const attempts = await repositories.insight.attempts(
+    projectId,
+    sprints.map((s) => s.id)
+  )
+  const counts: Record<EvaluationFault, number> = {
+    EVALUATION_FAULT: 0,
+    EVALUATE_ABORTED: 0,
+    EVALUATE_PREMATURE: 0,
+    RESULT_CONTRACT_DRIFT: 0
+  }
   let lastEventAt: string | null = null
   for (const attempt of attempts) {
     const fault = classifyAttempt(attempt)

@@ -48,17 +48,29 @@ const count = (tasks: readonly TaskRow[], status: string): number => tasks.filte
 
 export const KPI_DEFINITIONS: readonly KpiDefinition[] = [
   {
-    id: 'done_rate', title: 'Tasks done', direction: 'up', format: 'percent', unit: '%',
+    id: 'done_rate',
+    title: 'Tasks done',
+    direction: 'up',
+    format: 'percent',
+    unit: '%',
     target: () => 80,
     value: ({ tasks }) => percent(count(tasks, 'DONE'), tasks.length)
   },
   {
-    id: 'no_go_rate', title: 'NO_GO rate of tasks that ran to an end', direction: 'down', format: 'percent', unit: '%',
+    id: 'no_go_rate',
+    title: 'NO_GO rate of tasks that ran to an end',
+    direction: 'down',
+    format: 'percent',
+    unit: '%',
     target: () => 20,
     value: ({ tasks }) => percent(count(tasks, 'NO_GO'), tasks.filter((t) => ENDED.includes(t.status)).length)
   },
   {
-    id: 'first_attempt_success', title: 'Tasks done on their first attempt', direction: 'up', format: 'percent', unit: '%',
+    id: 'first_attempt_success',
+    title: 'Tasks done on their first attempt',
+    direction: 'up',
+    format: 'percent',
+    unit: '%',
     target: () => 70,
     value: ({ attempts }) => {
       const first = attempts.filter((a) => a.number === 1 && a.status !== 'running')
@@ -66,27 +78,49 @@ export const KPI_DEFINITIONS: readonly KpiDefinition[] = [
     }
   },
   {
-    id: 'engine_overhead_ms', title: 'Median engine time per attempt (worktree, commit, check)', direction: 'down', format: 'duration', unit: 'ms',
+    id: 'engine_overhead_ms',
+    title: 'Median engine time per attempt (worktree, commit, check)',
+    direction: 'down',
+    format: 'duration',
+    unit: 'ms',
     target: () => 10_000,
-    value: ({ attempts }) => median(attempts
-      .filter((a) => a.finished_at !== null && a.agent_ms !== null)
-      .map((a) => Math.max(0, Date.parse(a.finished_at!) - Date.parse(a.started_at) - Number(a.agent_ms))))
+    value: ({ attempts }) =>
+      median(
+        attempts
+          .filter((a) => a.finished_at !== null && a.agent_ms !== null)
+          .map((a) => Math.max(0, Date.parse(a.finished_at!) - Date.parse(a.started_at) - Number(a.agent_ms)))
+      )
   },
   {
-    id: 'cost_per_done_task', title: 'Cost per done task', direction: 'down', format: 'currency', unit: 'USD',
-    target: (config, facts) => (config.budget.sprint_usd === undefined || !facts || facts.tasks.length === 0 ? null : roundTo(config.budget.sprint_usd / facts.tasks.length, 6)),
+    id: 'cost_per_done_task',
+    title: 'Cost per done task',
+    direction: 'down',
+    format: 'currency',
+    unit: 'USD',
+    target: (config, facts) =>
+      config.budget.sprint_usd === undefined || !facts || facts.tasks.length === 0
+        ? null
+        : roundTo(config.budget.sprint_usd / facts.tasks.length, 6),
     value: ({ sprint, tasks, attempts }) => {
       const done = count(tasks, 'DONE')
       return done === 0 || attempts.length === 0 ? null : roundTo(microToUsd(Number(sprint.cost_micro_usd)) / done, 6)
     }
   },
   {
-    id: 'tokens_per_sprint', title: 'Tokens used by the sprint', direction: 'down', format: 'number', unit: 'tokens',
+    id: 'tokens_per_sprint',
+    title: 'Tokens used by the sprint',
+    direction: 'down',
+    format: 'number',
+    unit: 'tokens',
     target: (config) => config.budget.sprint_tokens ?? null,
     value: ({ sprint, attempts }) => (attempts.length === 0 ? null : Number(sprint.tokens_used))
   },
   {
-    id: 'coverage', title: 'Test coverage after the sprint', direction: 'up', format: 'percent', unit: '%',
+    id: 'coverage',
+    title: 'Test coverage after the sprint',
+    direction: 'up',
+    format: 'percent',
+    unit: '%',
     target: (config) => config.coverage.budget_per_sprint ?? null,
     value: ({ coverage }) => coverage
   }
@@ -114,7 +148,11 @@ export function scoreKpi(definition: KpiDefinition, config: ProjectConfig, facts
 }
 
 /** Tasks, attempts and coverage of the given sprints, oldest first. */
-export async function sprintFacts(repositories: OrchestratorRepositories, projectId: number, sprints: readonly SprintRow[]): Promise<SprintFacts[]> {
+export async function sprintFacts(
+  repositories: OrchestratorRepositories,
+  projectId: number,
+  sprints: readonly SprintRow[]
+): Promise<SprintFacts[]> {
   const ids = sprints.map((s) => s.id)
   const [tasks, attempts, coverage] = await Promise.all([
     repositories.insight.tasksOfSprints(ids),
@@ -122,15 +160,17 @@ export async function sprintFacts(repositories: OrchestratorRepositories, projec
     repositories.coverage.listForProject(projectId)
   ])
   const measured = new Map(coverage.map((row) => [row.sprint_id, row.coverage_centi]))
-  return [...sprints].sort((a, b) => a.number - b.number).map((sprint) => {
-    const centi = measured.get(sprint.id)
-    return {
-      sprint,
-      tasks: tasks.filter((t) => t.sprint_id === sprint.id),
-      attempts: attempts.filter((a) => a.sprint_id === sprint.id),
-      coverage: centi === undefined || centi === null ? null : Number(centi) / 100
-    }
-  })
+  return [...sprints]
+    .sort((a, b) => a.number - b.number)
+    .map((sprint) => {
+      const centi = measured.get(sprint.id)
+      return {
+        sprint,
+        tasks: tasks.filter((t) => t.sprint_id === sprint.id),
+        attempts: attempts.filter((a) => a.sprint_id === sprint.id),
+        coverage: centi === undefined || centi === null ? null : Number(centi) / 100
+      }
+    })
 }
 
 export function scorecard(config: ProjectConfig, facts: SprintFacts | null): { sprintId: string | null; kpis: KpiView[] } {

@@ -32,27 +32,37 @@ export function verdictFor(pct: number): LimitWindowView['verdict'] {
   return pct >= BLOCK_PCT ? 'block' : pct >= WARN_PCT ? 'warn' : 'ok'
 }
 
-export async function usageLimits(repositories: OrchestratorRepositories, projectId: number, config: ProjectConfig, now: Date): Promise<LimitsView> {
+export async function usageLimits(
+  repositories: OrchestratorRepositories,
+  projectId: number,
+  config: ProjectConfig,
+  now: Date
+): Promise<LimitsView> {
   const windows = config.limits.windows
   if (windows.length === 0) return { unavailable: true, reason: NO_WINDOWS_REASON, windows: [] }
-  const views = await Promise.all(windows.map(async (window): Promise<LimitWindowView> => {
-    const windowMs = window.hours * 3_600_000
-    const used = await repositories.insight.usageSince(projectId, new Date(now.getTime() - windowMs).toISOString())
-    const usd = microToUsd(used.costMicroUsd)
-    const shares = [
-      window.tokens === undefined ? 0 : (used.tokens / window.tokens) * 100,
-      window.usd === undefined ? 0 : (usd / window.usd) * 100
-    ]
-    const pct = roundTo(Math.max(...shares), 1)
-    return {
-      name: window.name,
-      hours: window.hours,
-      pct,
-      used: { tokens: used.tokens, usd },
-      limit: { tokens: window.tokens ?? null, usd: window.usd ?? null },
-      resetAt: used.oldestStartedAt === null ? null : { text: new Date(Date.parse(used.oldestStartedAt) + windowMs).toISOString(), timezone: null },
-      verdict: verdictFor(pct)
-    }
-  }))
+  const views = await Promise.all(
+    windows.map(async (window): Promise<LimitWindowView> => {
+      const windowMs = window.hours * 3_600_000
+      const used = await repositories.insight.usageSince(projectId, new Date(now.getTime() - windowMs).toISOString())
+      const usd = microToUsd(used.costMicroUsd)
+      const shares = [
+        window.tokens === undefined ? 0 : (used.tokens / window.tokens) * 100,
+        window.usd === undefined ? 0 : (usd / window.usd) * 100
+      ]
+      const pct = roundTo(Math.max(...shares), 1)
+      return {
+        name: window.name,
+        hours: window.hours,
+        pct,
+        used: { tokens: used.tokens, usd },
+        limit: { tokens: window.tokens ?? null, usd: window.usd ?? null },
+        resetAt:
+          used.oldestStartedAt === null
+            ? null
+            : { text: new Date(Date.parse(used.oldestStartedAt) + windowMs).toISOString(), timezone: null },
+        verdict: verdictFor(pct)
+      }
+    })
+  )
   return { unavailable: false, reason: null, windows: views }
 }

@@ -7,7 +7,12 @@ export const MEMORY_SCHEMA_VERSION = 1 as const
 
 export type MemoryConsumer = 'planner' | 'worker' | 'cli' | 'mcp' | 'bot' | 'api' | 'dashboard' | 'desktop'
 
-export interface MemoryReadLimits { maxEntries: number; maxCandidates: number; maxBytes: number; maxLines: number }
+export interface MemoryReadLimits {
+  maxEntries: number
+  maxCandidates: number
+  maxBytes: number
+  maxLines: number
+}
 
 export const DEFAULT_READ_LIMITS: MemoryReadLimits = { maxEntries: 20, maxCandidates: 128, maxBytes: 32_768, maxLines: 200 }
 
@@ -19,21 +24,27 @@ export const ENTRY_LINE_OVERHEAD = 7
 export const DEFERRED_BYTE_OVERHEAD = 64
 
 export const HOLD_REASONS = [
-  'INVALID_REQUEST', 'INVALID_LIMITS', 'TENANT_SCOPE_UNAVAILABLE', 'CURSOR_INVALID', 'CURSOR_STALE', 'QUERY_FAILED',
-  'DETAIL_REFERENCE_INVALID', 'DETAIL_CHANGED', 'RENDER_LIMIT_EXCEEDED'
+  'INVALID_REQUEST',
+  'INVALID_LIMITS',
+  'TENANT_SCOPE_UNAVAILABLE',
+  'CURSOR_INVALID',
+  'CURSOR_STALE',
+  'QUERY_FAILED',
+  'DETAIL_REFERENCE_INVALID',
+  'DETAIL_CHANGED',
+  'RENDER_LIMIT_EXCEEDED'
 ] as const
-export type HoldReason = typeof HOLD_REASONS[number]
+export type HoldReason = (typeof HOLD_REASONS)[number]
 
 export const DEFERRAL_REASONS = ['ENTRY_LIMIT', 'BYTE_LIMIT', 'LINE_LIMIT'] as const
-export type DeferralReason = typeof DEFERRAL_REASONS[number]
+export type DeferralReason = (typeof DEFERRAL_REASONS)[number]
 
 export const ENTRY_REASONS = ['QUERY_MATCH', 'REQUIRED', 'PREFERRED_LATEST', 'CRITICAL'] as const
-export type EntryReason = typeof ENTRY_REASONS[number]
+export type EntryReason = (typeof ENTRY_REASONS)[number]
 
 /** The scope a read runs in, fixed by the verified principal (never by the request). */
 export type MemoryScope =
-  | { kind: 'local-project'; projectId: number; tenantId: string }
-  | { kind: 'tenant'; projectId: number; tenantId: string }
+  { kind: 'local-project'; projectId: number; tenantId: string } | { kind: 'tenant'; projectId: number; tenantId: string }
 
 export interface MemoryEntryWire {
   id: number
@@ -75,8 +86,18 @@ export interface MemoryCandidate {
   candidateDigest: string
 }
 
-export interface MemoryReadEntry { entry: MemoryEntryWire; relevance: number; contentDigest: string; reasons: EntryReason[] }
-export interface MemoryDeferred { candidate: MemoryCandidate; reasons: EntryReason[]; reasonCode: DeferralReason; detailRef: string }
+export interface MemoryReadEntry {
+  entry: MemoryEntryWire
+  relevance: number
+  contentDigest: string
+  reasons: EntryReason[]
+}
+export interface MemoryDeferred {
+  candidate: MemoryCandidate
+  reasons: EntryReason[]
+  reasonCode: DeferralReason
+  detailRef: string
+}
 
 interface ViewBase {
   consumer: MemoryConsumer
@@ -94,11 +115,29 @@ export interface AvailableView extends ViewBase {
   deferred: MemoryDeferred[]
   nextCursor: string | null
 }
-export interface AbsentView extends ViewBase { state: 'ABSENT'; candidates: []; entries: []; deferred: []; nextCursor: null }
-export interface HoldView { state: 'HOLD'; consumer: MemoryConsumer | null; scope: MemoryScope | null; reasonCode: HoldReason; requiredIds: number[] }
+export interface AbsentView extends ViewBase {
+  state: 'ABSENT'
+  candidates: []
+  entries: []
+  deferred: []
+  nextCursor: null
+}
+export interface HoldView {
+  state: 'HOLD'
+  consumer: MemoryConsumer | null
+  scope: MemoryScope | null
+  reasonCode: HoldReason
+  requiredIds: number[]
+}
 export type MemoryReadView = AvailableView | AbsentView | HoldView
 
-export interface DetailAvailable { state: 'AVAILABLE'; consumer: MemoryConsumer; scope: MemoryScope; entry: MemoryEntryWire; contentDigest: string }
+export interface DetailAvailable {
+  state: 'AVAILABLE'
+  consumer: MemoryConsumer
+  scope: MemoryScope
+  entry: MemoryEntryWire
+  contentDigest: string
+}
 export type MemoryDetailView = DetailAvailable | HoldView
 
 export function hold(reasonCode: HoldReason, consumer: MemoryConsumer | null, scope: MemoryScope | null): HoldView {

@@ -10,16 +10,35 @@ import { LOCAL_TENANT } from './principal.js'
 const DEBT_STATUSES = new Set(['NO_GO', 'BLOCKED'])
 
 function taskLine(task: TaskRow): string {
-  const reason = task.reason ? `: ${task.reason.split('\n').find((l) => l.trim() !== '')?.trim() ?? ''}` : ''
+  const reason = task.reason
+    ? `: ${
+        task.reason
+          .split('\n')
+          .find((l) => l.trim() !== '')
+          ?.trim() ?? ''
+      }`
+    : ''
   return `- ${task.id} ${task.title} — ${task.status}${reason}`
 }
 
-export async function recordPlanDecision(repos: OrchestratorRepositories, projectId: number, sprint: SprintRow, plan: { mode: string; tasks: TaskRow[]; warnings: readonly string[] }): Promise<void> {
+export async function recordPlanDecision(
+  repos: OrchestratorRepositories,
+  projectId: number,
+  sprint: SprintRow,
+  plan: { mode: string; tasks: TaskRow[]; warnings: readonly string[] }
+): Promise<void> {
   const warnings = plan.warnings.length > 0 ? `\n\nWarnings:\n${plan.warnings.map((w) => `- ${w}`).join('\n')}` : ''
   await repos.memory.upsert({ projectId, tenantId: LOCAL_TENANT }, `sprint:${sprint.id}:plan`, {
-    type: 'decision', source: 'system', title: `Plan of ${sprint.id}: ${sprint.title}`,
-    content: `Planned ${plan.tasks.length} task(s) in ${plan.mode} mode.\n\n${plan.tasks.map((t) => `- ${t.id} ${t.title}`).join('\n')}${warnings}`,
-    summary: `${plan.tasks.length} task(s), ${plan.mode} planner`, tags: ['plan', sprint.id], sprintId: sprint.id, sprintNum: sprint.number,
+    type: 'decision',
+    source: 'system',
+    title: `Plan of ${sprint.id}: ${sprint.title}`,
+    content:
+      `Planned ${plan.tasks.length} task(s) in ${plan.mode} mode.\n\n` +
+      `${plan.tasks.map((t) => `- ${t.id} ${t.title}`).join('\n')}${warnings}`,
+    summary: `${plan.tasks.length} task(s), ${plan.mode} planner`,
+    tags: ['plan', sprint.id],
+    sprintId: sprint.id,
+    sprintNum: sprint.number,
     metadata: { sprintId: sprint.id, mode: plan.mode, tasks: plan.tasks.length }
   })
 }
@@ -36,21 +55,45 @@ export async function recordSprintOutcome(repos: OrchestratorRepositories, proje
   const base = { source: 'system', sprintId: sprint.id, sprintNum: sprint.number }
 
   await repos.memory.upsert(scope, `sprint:${sprint.id}:summary`, {
-    ...base, type: 'sprint', title: `Sprint ${sprint.id}: ${sprint.title} — ${sprint.status}`,
-    content: `${countText || 'no tasks'}; ${usage}${sprint.stop_reason ? `; stopped: ${sprint.stop_reason}` : ''}.\n\n${tasks.map(taskLine).join('\n')}`,
-    summary: countText, tags: ['sprint', sprint.id], metadata: { sprintId: sprint.id, status: sprint.status, counts: Object.fromEntries(counts) }
+    ...base,
+    type: 'sprint',
+    title: `Sprint ${sprint.id}: ${sprint.title} — ${sprint.status}`,
+    content:
+      `${countText || 'no tasks'}; ${usage}${sprint.stop_reason ? `; stopped: ${sprint.stop_reason}` : ''}.\n\n` +
+      `${tasks.map(taskLine).join('\n')}`,
+    summary: countText,
+    tags: ['sprint', sprint.id],
+    metadata: { sprintId: sprint.id, status: sprint.status, counts: Object.fromEntries(counts) }
   })
   for (const task of tasks) {
     if (!DEBT_STATUSES.has(task.status)) continue
     const reason = task.reason ?? 'no reason recorded'
-    const metadata = { taskId: task.id, taskTitle: task.title, taskStatus: task.status, sprintId: sprint.id, sprintTitle: sprint.title, branch: task.branch }
+    const metadata = {
+      taskId: task.id,
+      taskTitle: task.title,
+      taskStatus: task.status,
+      sprintId: sprint.id,
+      sprintTitle: sprint.title,
+      branch: task.branch
+    }
     if (task.status === 'NO_GO') {
       await repos.memory.upsert(scope, `task:${task.id}:no-go`, {
-        ...base, type: 'error', title: `NO_GO ${task.id}: ${task.title}`, content: reason, tags: ['no-go', sprint.id], metadata
+        ...base,
+        type: 'error',
+        title: `NO_GO ${task.id}: ${task.title}`,
+        content: reason,
+        tags: ['no-go', sprint.id],
+        metadata
       })
     }
     await repos.memory.upsert(scope, `task:${task.id}:debt`, {
-      ...base, type: 'debt', status: 'active', title: `${task.status} ${task.id}: ${task.title}`, content: reason, tags: ['debt', sprint.id], metadata
+      ...base,
+      type: 'debt',
+      status: 'active',
+      title: `${task.status} ${task.id}: ${task.title}`,
+      content: reason,
+      tags: ['debt', sprint.id],
+      metadata
     })
   }
 }

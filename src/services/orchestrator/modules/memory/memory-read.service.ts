@@ -1,8 +1,17 @@
 import type { MemoryRepository, MemoryScopeKey, MemorySearchPage } from '../../state/memory.repository.js'
 import { digestOf, sha256Digest } from './canonical.js'
 import {
-  DEFAULT_READ_LIMITS, hold, MEMORY_SCHEMA_VERSION,
-  type AbsentView, type AvailableView, type MemoryConsumer, type MemoryDetailView, type MemoryReadEntry, type MemoryReadLimits, type MemoryReadView, type MemoryScope
+  DEFAULT_READ_LIMITS,
+  hold,
+  MEMORY_SCHEMA_VERSION,
+  type AbsentView,
+  type AvailableView,
+  type MemoryConsumer,
+  type MemoryDetailView,
+  type MemoryReadEntry,
+  type MemoryReadLimits,
+  type MemoryReadView,
+  type MemoryScope
 } from './contract.js'
 import { CURSOR_PREFIX, DETAIL_PREFIX, type TokenSealer } from './opaque-token.js'
 import { assemblePage, candidateDigestOf, entryWire, type AssembledPage } from './page.js'
@@ -18,7 +27,11 @@ export interface MemoryReadDeps {
   cachedPages?: number
 }
 
-interface CachedPage { version: string; selectionRevisionDigest: string; view: MemoryReadView }
+interface CachedPage {
+  version: string
+  selectionRevisionDigest: string
+  view: MemoryReadView
+}
 
 export type LegacySearchOutcome =
   | { kind: 'ok'; items: Array<Pick<MemoryReadEntry, 'entry' | 'relevance'>> }
@@ -64,7 +77,13 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
     }
     if (reads.next !== null) return reads.next
     const state = reads
-    const turn = state.running !== null ? state.running.then(() => undefined, () => undefined) : new Promise<void>((resolve) => setImmediate(resolve))
+    const turn =
+      state.running !== null
+        ? state.running.then(
+            () => undefined,
+            () => undefined
+          )
+        : new Promise<void>((resolve) => setImmediate(resolve))
     const next = turn.then(() => {
       const running = repository.version(scope)
       state.next = null
@@ -93,8 +112,16 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
     let expectedRevision: string | null = null
     if (parsed.cursor !== null) {
       const cursor = sealer.open(CURSOR_PREFIX, parsed.cursor)
-      if (!cursor || cursor.schemaVersion !== MEMORY_SCHEMA_VERSION || cursor.consumer !== consumer || cursor.scopeDigest !== scopeDigest ||
-        cursor.queryDigest !== queryDigest || cursor.limitsDigest !== limitsDigest || !isInteger(cursor.afterOrdinal) || typeof cursor.selectionRevisionDigest !== 'string') {
+      if (
+        !cursor ||
+        cursor.schemaVersion !== MEMORY_SCHEMA_VERSION ||
+        cursor.consumer !== consumer ||
+        cursor.scopeDigest !== scopeDigest ||
+        cursor.queryDigest !== queryDigest ||
+        cursor.limitsDigest !== limitsDigest ||
+        !isInteger(cursor.afterOrdinal) ||
+        typeof cursor.selectionRevisionDigest !== 'string'
+      ) {
         return hold('CURSOR_INVALID', consumer, scope)
       }
       offset = cursor.afterOrdinal
@@ -116,7 +143,8 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
       if (kept !== undefined && kept.version === version) {
         read = kept
       } else {
-        // Callers that miss the same page at the same version wait for one read (after a write, a busy scope would otherwise rank it once per caller).
+        // Callers that miss the same page at the same version wait for one read (after a write, a busy scope would
+        // otherwise rank it once per caller).
         const flight = readsInFlight.get(pageKey)
         if (flight !== undefined && flight.version === version) {
           read = await flight.page
@@ -144,8 +172,12 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
 
   /** One page ranked and assembled, with the version it was read at; null when the query failed (reported). */
   async function readPage(
-    scope: MemoryScope, consumer: MemoryConsumer, parsed: ParsedMemoryQuery, limits: MemoryReadLimits,
-    digests: { scopeDigest: string; queryDigest: string; limitsDigest: string }, offset: number
+    scope: MemoryScope,
+    consumer: MemoryConsumer,
+    parsed: ParsedMemoryQuery,
+    limits: MemoryReadLimits,
+    digests: { scopeDigest: string; queryDigest: string; limitsDigest: string },
+    offset: number
   ): Promise<CachedPage | null> {
     const { scopeDigest, queryDigest } = digests
     const reasons = parsed.filter.terms.length > 0 ? ['QUERY_MATCH' as const] : ['PREFERRED_LATEST' as const]
@@ -163,9 +195,17 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
         return null
       }
       const selectionRevisionDigest = digestOf({ scopeDigest, snapshot: page.snapshot })
-      const assembled = assemblePage(page.hits, limits, reasons, (hit, candidateDigest) => sealer.seal(DETAIL_PREFIX, {
-        schemaVersion: MEMORY_SCHEMA_VERSION, consumer, scopeDigest, queryDigest, selectionRevisionDigest, id: hit.id, candidateDigest
-      }))
+      const assembled = assemblePage(page.hits, limits, reasons, (hit, candidateDigest) =>
+        sealer.seal(DETAIL_PREFIX, {
+          schemaVersion: MEMORY_SCHEMA_VERSION,
+          consumer,
+          scopeDigest,
+          queryDigest,
+          selectionRevisionDigest,
+          id: hit.id,
+          candidateDigest
+        })
+      )
       read = { page, selectionRevisionDigest, assembled }
       if (assembled.ended || page.hits.length < size) break
     }
@@ -176,7 +216,8 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
 
   function viewOf(
     { page, assembled }: { page: MemorySearchPage; assembled: AssembledPage },
-    base: Omit<AvailableView, 'state' | 'candidates' | 'entries' | 'deferred' | 'nextCursor'>, offset: number
+    base: Omit<AvailableView, 'state' | 'candidates' | 'entries' | 'deferred' | 'nextCursor'>,
+    offset: number
   ): MemoryReadView {
     if (page.hits.length === 0) {
       const absent: AbsentView = { state: 'ABSENT', ...base, candidates: [], entries: [], deferred: [], nextCursor: null }
@@ -184,20 +225,47 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
     }
     if (assembled.consumed === 0) return hold('RENDER_LIMIT_EXCEEDED', base.consumer, base.scope)
     const last = page.hits[assembled.consumed - 1]!
-    const nextCursor = assembled.consumed < page.hits.length
-      ? sealer.seal(CURSOR_PREFIX, {
-        schemaVersion: MEMORY_SCHEMA_VERSION, consumer: base.consumer, scopeDigest: base.scopeDigest, queryDigest: base.queryDigest, limitsDigest: base.limitsDigest,
-        selectionRevisionDigest: base.selectionRevisionDigest, anchorCandidateDigest: candidateDigestOf(last), afterRank: last.relevance, afterOrdinal: offset + assembled.consumed, afterId: last.id
-      })
-      : null
-    const available: AvailableView = { state: 'AVAILABLE', ...base, candidates: assembled.candidates, entries: assembled.entries, deferred: assembled.deferred, nextCursor }
+    const nextCursor =
+      assembled.consumed < page.hits.length
+        ? sealer.seal(CURSOR_PREFIX, {
+            schemaVersion: MEMORY_SCHEMA_VERSION,
+            consumer: base.consumer,
+            scopeDigest: base.scopeDigest,
+            queryDigest: base.queryDigest,
+            limitsDigest: base.limitsDigest,
+            selectionRevisionDigest: base.selectionRevisionDigest,
+            anchorCandidateDigest: candidateDigestOf(last),
+            afterRank: last.relevance,
+            afterOrdinal: offset + assembled.consumed,
+            afterId: last.id
+          })
+        : null
+    const available: AvailableView = {
+      state: 'AVAILABLE',
+      ...base,
+      candidates: assembled.candidates,
+      entries: assembled.entries,
+      deferred: assembled.deferred,
+      nextCursor
+    }
     return available
   }
 
-  async function detail(scope: MemoryScope, consumer: MemoryConsumer, v: QueryValue | undefined, ref: QueryValue | undefined): Promise<MemoryDetailView> {
+  async function detail(
+    scope: MemoryScope,
+    consumer: MemoryConsumer,
+    v: QueryValue | undefined,
+    ref: QueryValue | undefined
+  ): Promise<MemoryDetailView> {
     if (v !== '1' || typeof ref !== 'string' || ref === '') return hold('INVALID_REQUEST', consumer, scope)
     const payload = sealer.open(DETAIL_PREFIX, ref)
-    if (!payload || payload.schemaVersion !== MEMORY_SCHEMA_VERSION || payload.consumer !== consumer || payload.scopeDigest !== digestOf(scope) || !isInteger(payload.id)) {
+    if (
+      !payload ||
+      payload.schemaVersion !== MEMORY_SCHEMA_VERSION ||
+      payload.consumer !== consumer ||
+      payload.scopeDigest !== digestOf(scope) ||
+      !isInteger(payload.id)
+    ) {
       return hold('DETAIL_REFERENCE_INVALID', consumer, scope)
     }
     let row
@@ -207,7 +275,8 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
       deps.onQueryFailed?.(error)
       return hold('QUERY_FAILED', consumer, scope)
     }
-    if (!row || candidateDigestOf(row) !== payload.candidateDigest) return { ...hold('DETAIL_CHANGED', consumer, scope), requiredIds: [payload.id] }
+    if (!row || candidateDigestOf(row) !== payload.candidateDigest)
+      return { ...hold('DETAIL_CHANGED', consumer, scope), requiredIds: [payload.id] }
     return { state: 'AVAILABLE', consumer, scope, entry: entryWire(row), contentDigest: sha256Digest(row.content) }
   }
 

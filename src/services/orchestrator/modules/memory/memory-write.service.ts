@@ -17,16 +17,27 @@ const MAX_NOTES = 10_000
 
 /** Checks an entry written by a person (CLI add, import): a short type and status, a title, bounded content. */
 export function validateEntryInput(input: MemoryEntryInput): MemoryEntryInput {
-  if (!NAME.test(input.type)) throw new MemoryInputError(`invalid type ${JSON.stringify(input.type)}: lower-case letters, digits, - and _ (e.g. memory, decision, debt)`)
+  if (!NAME.test(input.type))
+    throw new MemoryInputError(
+      `invalid type ${JSON.stringify(input.type)}: lower-case letters, digits, - and _ (e.g. memory, decision, debt)`
+    )
   if (input.status !== undefined && !NAME.test(input.status)) throw new MemoryInputError(`invalid status ${JSON.stringify(input.status)}`)
   const title = input.title.trim()
   if (title === '' || title.length > MAX_TITLE_CHARS) throw new MemoryInputError(`a title of 1 to ${MAX_TITLE_CHARS} characters is needed`)
-  if (Buffer.byteLength(input.content) > MAX_CONTENT_BYTES) throw new MemoryInputError(`the content is larger than ${MAX_CONTENT_BYTES} bytes`)
-  if ((input.tags ?? []).some((tag) => !/^[\p{L}\p{N}_.-]{1,64}$/u.test(tag))) throw new MemoryInputError('tags are words of letters, digits, ., - and _')
+  if (Buffer.byteLength(input.content) > MAX_CONTENT_BYTES)
+    throw new MemoryInputError(`the content is larger than ${MAX_CONTENT_BYTES} bytes`)
+  if ((input.tags ?? []).some((tag) => !/^[\p{L}\p{N}_.-]{1,64}$/u.test(tag)))
+    throw new MemoryInputError('tags are words of letters, digits, ., - and _')
   return { ...input, title }
 }
 
-export interface ParsedNote { title: string; content: string; type: string; status: string | undefined; tags: string[] }
+export interface ParsedNote {
+  title: string
+  content: string
+  type: string
+  status: string | undefined
+  tags: string[]
+}
 
 /** A markdown note: optional `---` front matter (title, type, status, tags), the first `# ` heading as the title, else the file name. */
 export function parseNote(relativePath: string, text: string): ParsedNote {
@@ -41,14 +52,23 @@ export function parseNote(relativePath: string, text: string): ParsedNote {
     body = body.slice(match[0].length)
   }
   const heading = /^# (.+)$/m.exec(body)?.[1]?.trim()
-  const folderTags = path.dirname(relativePath).split(path.sep).filter((part) => part !== '.' && part !== '')
-  const frontTags = (front.tags ?? '').replace(/^\[|\]$/g, '').split(',').map((t) => t.trim()).filter((t) => t !== '')
+  const folderTags = path
+    .dirname(relativePath)
+    .split(path.sep)
+    .filter((part) => part !== '.' && part !== '')
+  const frontTags = (front.tags ?? '')
+    .replace(/^\[|\]$/g, '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '')
   return {
     title: front.title || heading || path.basename(relativePath, path.extname(relativePath)),
     content: body.trim(),
     type: front.type || 'memory',
     status: front.status || undefined,
-    tags: [...new Set([...folderTags, ...frontTags])].map((t) => t.replace(/[^\p{L}\p{N}_.-]/gu, '-')).filter((t) => t.length > 0 && t.length <= 64)
+    tags: [...new Set([...folderTags, ...frontTags])]
+      .map((t) => t.replace(/[^\p{L}\p{N}_.-]/gu, '-'))
+      .filter((t) => t.length > 0 && t.length <= 64)
   }
 }
 
@@ -67,7 +87,10 @@ function markdownFiles(root: string): string[] {
   return found
 }
 
-export interface ImportResult { imported: number; skipped: Array<{ file: string; reason: string }> }
+export interface ImportResult {
+  imported: number
+  skipped: Array<{ file: string; reason: string }>
+}
 
 /** Writes entries (CLI add, notes import) into one scope. */
 export function createMemoryWriteService(repository: MemoryRepository) {
@@ -86,7 +109,15 @@ export function createMemoryWriteService(repository: MemoryRepository) {
         try {
           const note = parseNote(relative, fs.readFileSync(file, 'utf8'))
           if (note.content === '') throw new MemoryInputError('the note is empty')
-          const input = validateEntryInput({ type: note.type, source: 'import', title: note.title, content: note.content, tags: note.tags, ...(note.status ? { status: note.status } : {}), metadata: { file: relative.split(path.sep).join('/') } })
+          const input = validateEntryInput({
+            type: note.type,
+            source: 'import',
+            title: note.title,
+            content: note.content,
+            tags: note.tags,
+            ...(note.status ? { status: note.status } : {}),
+            metadata: { file: relative.split(path.sep).join('/') }
+          })
           await repository.upsert(scope, `import:${relative.split(path.sep).join('/')}`, input)
           result.imported++
         } catch (error) {

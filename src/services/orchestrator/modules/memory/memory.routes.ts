@@ -22,42 +22,66 @@ export function memoryRoutes({ reads, principalOf }: MemoryRouteDeps) {
   // The read service hands out the same view while it is current; its JSON is made once with it.
   const serializedViews = new WeakMap<object, string>()
   return async function register(app: App) {
-    app.get<{ Querystring: MemoryQueryParams }>('/api/memory/search', {
-      schema: {
-        tags,
-        summary: 'With v=1: a bounded view (AVAILABLE, ABSENT or a typed HOLD, always 200). Without v: the legacy array of {entry, relevance}; a held read is 409, a failed one 503',
-        querystring: schemas.SearchQuery,
-        response: { 200: { anyOf: [schemas.SearchBody, schemas.LegacySearchBody] }, 409: schemas.LegacyHeldBody, 503: schemas.ErrorBody }
-      }
-    }, async (request, reply) => {
-      const scope = memoryScopeOf(principalOf(request))
-      if (request.query.v !== undefined) {
-        const view = await reads.search(scope, CONSUMER, request.query)
-        let body = serializedViews.get(view)
-        if (body === undefined) {
-          body = reply.serialize({ schemaVersion: MEMORY_SCHEMA_VERSION, view }) as string
-          serializedViews.set(view, body)
+    app.get<{ Querystring: MemoryQueryParams }>(
+      '/api/memory/search',
+      {
+        schema: {
+          tags,
+          summary:
+            'With v=1: a bounded view (AVAILABLE, ABSENT or a typed HOLD, always 200). ' +
+            'Without v: the legacy array of {entry, relevance}; a held read is 409, a failed one 503',
+          querystring: schemas.SearchQuery,
+          response: { 200: { anyOf: [schemas.SearchBody, schemas.LegacySearchBody] }, 409: schemas.LegacyHeldBody, 503: schemas.ErrorBody }
         }
-        return reply.type('application/json; charset=utf-8').send(body)
+      },
+      async (request, reply) => {
+        const scope = memoryScopeOf(principalOf(request))
+        if (request.query.v !== undefined) {
+          const view = await reads.search(scope, CONSUMER, request.query)
+          let body = serializedViews.get(view)
+          if (body === undefined) {
+            body = reply.serialize({ schemaVersion: MEMORY_SCHEMA_VERSION, view }) as string
+            serializedViews.set(view, body)
+          }
+          return reply.type('application/json; charset=utf-8').send(body)
+        }
+        const outcome = await reads.legacySearch(scope, request.query.q)
+        if (outcome.kind === 'ok') return outcome.items
+        if (outcome.kind === 'held')
+          return reply.code(orchestratorErrors.ORCH_MEMORY_HOLD.status).send({ error: outcome.view.reasonCode, view: outcome.view })
+        return reply.code(orchestratorErrors.ORCH_MEMORY_UNAVAILABLE.status).send({ error: 'QUERY_FAILED' })
       }
-      const outcome = await reads.legacySearch(scope, request.query.q)
-      if (outcome.kind === 'ok') return outcome.items
-      if (outcome.kind === 'held') return reply.code(orchestratorErrors.ORCH_MEMORY_HOLD.status).send({ error: outcome.view.reasonCode, view: outcome.view })
-      return reply.code(orchestratorErrors.ORCH_MEMORY_UNAVAILABLE.status).send({ error: 'QUERY_FAILED' })
-    })
+    )
 
-    app.get<{ Querystring: { v?: QueryValue; ref?: QueryValue } }>('/api/memory/detail', {
-      schema: { tags, summary: 'The complete entry of one detail reference, revalidated against the caller\'s scope (AVAILABLE or a typed HOLD)', querystring: schemas.DetailQuery, response: { 200: schemas.DetailBody } }
-    }, async (request) => {
-      const scope = memoryScopeOf(principalOf(request))
-      return { schemaVersion: MEMORY_SCHEMA_VERSION, detail: await reads.detail(scope, CONSUMER, request.query.v, request.query.ref) }
-    })
+    app.get<{ Querystring: { v?: QueryValue; ref?: QueryValue } }>(
+      '/api/memory/detail',
+      {
+        schema: {
+          tags,
+          summary: "The complete entry of one detail reference, revalidated against the caller's scope (AVAILABLE or a typed HOLD)",
+          querystring: schemas.DetailQuery,
+          response: { 200: schemas.DetailBody }
+        }
+      },
+      async (request) => {
+        const scope = memoryScopeOf(principalOf(request))
+        return { schemaVersion: MEMORY_SCHEMA_VERSION, detail: await reads.detail(scope, CONSUMER, request.query.v, request.query.ref) }
+      }
+    )
 
-    app.get('/api/memory', {
-      schema: { tags, summary: 'Compatibility projection: the bounded view of the caller\'s "memory" entries, with a rendered text', response: { 200: schemas.ProjectionBody } }
-    }, async (request) => {
-      const view = await reads.search(memoryScopeOf(principalOf(request)), CONSUMER, { v: '1', type: 'memory' })
-      return { content: projectionText(view), schemaVersion: MEMORY_SCHEMA_VERSION, view }
-    })
+    app.get(
+      '/api/memory',
+      {
+        schema: {
+          tags,
+          summary: 'Compatibility projection: the bounded view of the caller\'s "memory" entries, with a rendered text',
+          response: { 200: schemas.ProjectionBody }
+        }
+      },
+      async (request) => {
+        const view = await reads.search(memoryScopeOf(principalOf(request)), CONSUMER, { v: '1', type: 'memory' })
+        return { content: projectionText(view), schemaVersion: MEMORY_SCHEMA_VERSION, view }
+      }
+    )
   }
 }

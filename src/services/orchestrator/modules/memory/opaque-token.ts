@@ -42,7 +42,14 @@ export function createTokenSealer(key: Buffer): TokenSealer {
       }
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null
       const { mac, payload } = parsed as { mac?: unknown; payload?: unknown }
-      if (typeof mac !== 'string' || !mac.startsWith('hmac-sha256:') || typeof payload !== 'object' || payload === null || Array.isArray(payload)) return null
+      if (
+        typeof mac !== 'string' ||
+        !mac.startsWith('hmac-sha256:') ||
+        typeof payload !== 'object' ||
+        payload === null ||
+        Array.isArray(payload)
+      )
+        return null
       const presented = Buffer.from(mac.slice('hmac-sha256:'.length), 'hex')
       const expected = macOf(prefix, payload)
       if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return null
@@ -74,6 +81,9 @@ export function loadOrCreateMemoryKey(dataDir: string, projectId: number): Buffe
     }
   }
   const key = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'hex')
-  if (key.length < 32) throw new Error(`the memory key ${file} is damaged (expected 64 hex characters); remove it to mint a new one (open cursors and refs become invalid)`)
+  if (key.length < 32)
+    throw new Error(
+      `the memory key ${file} is damaged (expected 64 hex characters); remove it to mint a new one (open cursors and refs become invalid)`
+    )
   return key
 }

@@ -1,7 +1,17 @@
 import { canonicalJson, digestOf, sha256Digest } from './canonical.js'
 import {
-  BYTE_RESERVE, DEFERRED_BYTE_OVERHEAD, ENTRY_BYTE_OVERHEAD, ENTRY_LINE_OVERHEAD, LINE_RESERVE,
-  type DeferralReason, type EntryReason, type MemoryCandidate, type MemoryDeferred, type MemoryEntryWire, type MemoryReadEntry, type MemoryReadLimits
+  BYTE_RESERVE,
+  DEFERRED_BYTE_OVERHEAD,
+  ENTRY_BYTE_OVERHEAD,
+  ENTRY_LINE_OVERHEAD,
+  LINE_RESERVE,
+  type DeferralReason,
+  type EntryReason,
+  type MemoryCandidate,
+  type MemoryDeferred,
+  type MemoryEntryWire,
+  type MemoryReadEntry,
+  type MemoryReadLimits
 } from './contract.js'
 import type { MemoryEntryRow } from '../../state/db.js'
 import type { MemoryHit } from '../../state/memory.repository.js'
@@ -17,12 +27,28 @@ export function lineCount(text: string): number {
   return text === '' ? 0 : text.split('\n').length
 }
 
-/** Keys in sorted order and flat scalar values: `JSON.stringify` of it is its canonical JSON (sorting keys per hit was a share of each search). */
+/**
+ * Keys in sorted order and flat scalar values: `JSON.stringify` of it is its canonical JSON (sorting keys per hit
+ * was a share of each search).
+ */
 export function entryWire(row: MemoryEntryRow): MemoryEntryWire {
   return {
-    content: row.content, created_at: row.created_at, id: row.id, lang: row.lang, metadata: row.metadata, priority: row.priority, source: row.source,
-    sprint_id: row.sprint_id, sprint_num: row.sprint_num, status: row.status, summary: row.summary, tags: row.tags, tenant_id: row.tenant_id,
-    title: row.title, type: row.type, updated_at: row.updated_at
+    content: row.content,
+    created_at: row.created_at,
+    id: row.id,
+    lang: row.lang,
+    metadata: row.metadata,
+    priority: row.priority,
+    source: row.source,
+    sprint_id: row.sprint_id,
+    sprint_num: row.sprint_num,
+    status: row.status,
+    summary: row.summary,
+    tags: row.tags,
+    tenant_id: row.tenant_id,
+    title: row.title,
+    type: row.type,
+    updated_at: row.updated_at
   }
 }
 
@@ -31,15 +57,30 @@ export function candidateDigestOf(row: Pick<MemoryEntryRow, 'id' | 'revision' | 
   return digestOf({ id: row.id, revision: row.revision, updatedAt: row.updated_at })
 }
 
-export function candidateOf(hit: MemoryHit, recordBytes = Buffer.byteLength(canonicalJson(entryWire(hit))), contentLines = lineCount(hit.content)): MemoryCandidate {
+export function candidateOf(
+  hit: MemoryHit,
+  recordBytes = Buffer.byteLength(canonicalJson(entryWire(hit))),
+  contentLines = lineCount(hit.content)
+): MemoryCandidate {
   return {
-    id: hit.id, type: hit.type, source: hit.source,
-    titlePreview: preview(hit.title, TITLE_PREVIEW), summaryPreview: hit.summary === null ? null : preview(hit.summary, SUMMARY_PREVIEW),
-    status: hit.status, priority: hit.priority, sprintId: hit.sprint_id, sprintOrdinal: hit.sprint_num, language: hit.lang, tenantId: hit.tenant_id,
-    createdAt: hit.created_at, updatedAt: hit.updated_at,
-    contentByteLength: Buffer.byteLength(hit.content), contentLineCount: contentLines,
+    id: hit.id,
+    type: hit.type,
+    source: hit.source,
+    titlePreview: preview(hit.title, TITLE_PREVIEW),
+    summaryPreview: hit.summary === null ? null : preview(hit.summary, SUMMARY_PREVIEW),
+    status: hit.status,
+    priority: hit.priority,
+    sprintId: hit.sprint_id,
+    sprintOrdinal: hit.sprint_num,
+    language: hit.lang,
+    tenantId: hit.tenant_id,
+    createdAt: hit.created_at,
+    updatedAt: hit.updated_at,
+    contentByteLength: Buffer.byteLength(hit.content),
+    contentLineCount: contentLines,
     recordByteLengthFloor: recordBytes,
-    relevance: hit.relevance, candidateDigest: candidateDigestOf(hit)
+    relevance: hit.relevance,
+    candidateDigest: candidateDigestOf(hit)
   }
 }
 
@@ -61,7 +102,12 @@ export interface AssembledPage {
  * when not even a deferral fits any more. Every hit is thus on exactly one page, as an entry or as
  * a deferral.
  */
-export function assemblePage(hits: readonly MemoryHit[], limits: MemoryReadLimits, reasons: EntryReason[], detailRefOf: (hit: MemoryHit, candidateDigest: string) => string): AssembledPage {
+export function assemblePage(
+  hits: readonly MemoryHit[],
+  limits: MemoryReadLimits,
+  reasons: EntryReason[],
+  detailRefOf: (hit: MemoryHit, candidateDigest: string) => string
+): AssembledPage {
   let bytesLeft = limits.maxBytes - BYTE_RESERVE
   let linesLeft = limits.maxLines - LINE_RESERVE
   const page: AssembledPage = { candidates: [], entries: [], deferred: [], consumed: 0, ended: false }
@@ -72,9 +118,8 @@ export function assemblePage(hits: readonly MemoryHit[], limits: MemoryReadLimit
     const bytes = recordBytes + ENTRY_BYTE_OVERHEAD
     const lines = contentLines + ENTRY_LINE_OVERHEAD
     const candidate = candidateOf(hit, recordBytes, contentLines)
-    const reasonCode: DeferralReason | null = page.entries.length >= limits.maxEntries ? 'ENTRY_LIMIT'
-      : bytes > bytesLeft ? 'BYTE_LIMIT'
-        : lines > linesLeft ? 'LINE_LIMIT' : null
+    const reasonCode: DeferralReason | null =
+      page.entries.length >= limits.maxEntries ? 'ENTRY_LIMIT' : bytes > bytesLeft ? 'BYTE_LIMIT' : lines > linesLeft ? 'LINE_LIMIT' : null
     if (reasonCode === null) {
       bytesLeft -= bytes
       linesLeft -= lines

@@ -1,7 +1,11 @@
 import type { MemoryScope } from './contract.js'
 
 /** The caller as the bearer gate verified it. Today every verified caller is the server's local project principal. */
-export interface VerifiedPrincipal { id: string; projectId: number; tenantId: string | null }
+export interface VerifiedPrincipal {
+  id: string
+  projectId: number
+  tenantId: string | null
+}
 
 /** The tenant of callers without a tenant claim (one local project). */
 export const LOCAL_TENANT = 'local'

@@ -19,7 +19,11 @@ type SingleParams = { [K in keyof MemoryQueryParams]?: string }
 // Only these are read; any other parameter is ignored, repeated or not (no parameter selects a scope).
 const KNOWN_PARAMS: ReadonlyArray<keyof MemoryQueryParams> = ['v', 'q', 'type', 'status', 'sprint_min', 'mode', 'limit', 'cursor']
 
-export interface ParsedMemoryQuery { filter: MemorySearchFilter; limit: number | null; cursor: string | null }
+export interface ParsedMemoryQuery {
+  filter: MemorySearchFilter
+  limit: number | null
+  cursor: string | null
+}
 
 const MAX_QUERY_CHARS = 2000
 const MAX_TERMS = 32
@@ -28,16 +32,26 @@ const MAX_LIST_ITEMS = 20
 const LIST_ITEM = /^[A-Za-z0-9_.:-]{1,64}$/
 const WORD = /[\p{L}\p{N}]+/gu
 
-/** The searchable words of a query: letters and digits, lower-cased, each once (so the full-text syntax of neither database can be injected). */
+/**
+ * The searchable words of a query: letters and digits, lower-cased, each once (so the full-text syntax of neither
+ * database can be injected).
+ */
 export function searchTerms(q: string): string[] | null {
-  const words = [...new Set((q.normalize('NFKC').toLowerCase().match(WORD) ?? []))]
+  const words = [...new Set(q.normalize('NFKC').toLowerCase().match(WORD) ?? [])]
   if (words.length > MAX_TERMS || words.some((w) => w.length > MAX_TERM_CHARS)) return null
   return words
 }
 
 function list(value: string | undefined): string[] | null {
   if (value === undefined || value.trim() === '') return []
-  const items = [...new Set(value.split(',').map((item) => item.trim()).filter((item) => item !== ''))].sort()
+  const items = [
+    ...new Set(
+      value
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== '')
+    )
+  ].sort()
   return items.length <= MAX_LIST_ITEMS && items.every((item) => LIST_ITEM.test(item)) ? items : null
 }
 
@@ -64,7 +78,8 @@ export function parseMemoryQuery(raw: MemoryQueryParams): ParsedMemoryQuery | nu
   const sprintMin = nonNegativeInteger(params.sprint_min, false)
   const limit = nonNegativeInteger(params.limit, true)
   const mode = params.mode ?? 'or'
-  if (terms === null || types === null || statuses === null || sprintMin === null || limit === null || (mode !== 'and' && mode !== 'or')) return null
+  if (terms === null || types === null || statuses === null || sprintMin === null || limit === null || (mode !== 'and' && mode !== 'or'))
+    return null
   if (params.cursor !== undefined && params.cursor === '') return null
   return {
     filter: { terms, mode, types, statuses, sprintMin: sprintMin ?? null },

@@ -15,7 +15,11 @@ export function encodeCursor(key: MissionKey): string {
 }
 
 function invalid(why: string): never {
-  throw orchestratorError('ORCH_MISSION_CURSOR_INVALID', `invalid cursor: ${why}; pass the nextCursor of a previous GET /api/missions page unchanged, or omit cursor to start from the newest mission`)
+  throw orchestratorError(
+    'ORCH_MISSION_CURSOR_INVALID',
+    `invalid cursor: ${why}; ` +
+      'pass the nextCursor of a previous GET /api/missions page unchanged, or omit cursor to start from the newest mission'
+  )
 }
 
 export function decodeCursor(cursor: string): MissionKey {
@@ -30,7 +34,8 @@ export function decodeCursor(cursor: string): MissionKey {
   }
   if (!Array.isArray(parsed) || parsed.length !== 2) invalid('it does not decode')
   const [createdAt, id] = parsed as unknown[]
-  if (typeof createdAt !== 'string' || !ISO_INSTANT.test(createdAt) || Number.isNaN(Date.parse(createdAt))) invalid('its position is not a mission time')
+  if (typeof createdAt !== 'string' || !ISO_INSTANT.test(createdAt) || Number.isNaN(Date.parse(createdAt)))
+    invalid('its position is not a mission time')
   if (typeof id !== 'string' || !MISSION_ID.test(id)) invalid('its position is not a mission id')
   return { createdAt, id }
 }

@@ -6,15 +6,30 @@ import * as schemas from './missions.schemas.js'
 /** GET /api/missions and /api/missions/:id, filtered to the caller's tenant. */
 export function missionRoutes(deps: { missions: MissionsService }) {
   return async function register(app: App) {
-    app.get('/api/missions', {
-      schema: {
-        tags: ['missions'], summary: 'Missions of the caller\'s tenant, newest first, one page at a time (cursor from nextCursor)',
-        querystring: schemas.ListQuery, response: { 200: schemas.MissionList, 400: schemas.ErrorBody }
-      }
-    }, async (request) => deps.missions.list(principalOf(request), request.query))
+    app.get(
+      '/api/missions',
+      {
+        schema: {
+          tags: ['missions'],
+          summary: "Missions of the caller's tenant, newest first, one page at a time (cursor from nextCursor)",
+          querystring: schemas.ListQuery,
+          response: { 200: schemas.MissionList, 400: schemas.ErrorBody }
+        }
+      },
+      async (request) => deps.missions.list(principalOf(request), request.query)
+    )
 
-    app.get('/api/missions/:id', {
-      schema: { tags: ['missions'], summary: 'One mission; another tenant\'s is not found', params: schemas.IdParams, response: { 200: schemas.MissionView, 404: schemas.ErrorBody } }
-    }, async (request) => deps.missions.get(principalOf(request), request.params.id))
+    app.get(
+      '/api/missions/:id',
+      {
+        schema: {
+          tags: ['missions'],
+          summary: "One mission; another tenant's is not found",
+          params: schemas.IdParams,
+          response: { 200: schemas.MissionView, 404: schemas.ErrorBody }
+        }
+      },
+      async (request) => deps.missions.get(principalOf(request), request.params.id)
+    )
   }
 }

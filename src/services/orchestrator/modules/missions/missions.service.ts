@@ -23,31 +23,61 @@ export interface MissionsDeps {
 
 type ItemKind = 'task' | 'sprint' | 'capability' | 'process'
 type MissionStatus = 'pending' | 'active' | 'completed' | 'failed' | 'cancelled'
-interface ItemState { status: ExecutionStatus; progress: { done: number; total: number }; lastResult: LastResult | null; cancelled: boolean }
+interface ItemState {
+  status: ExecutionStatus
+  progress: { done: number; total: number }
+  lastResult: LastResult | null
+  cancelled: boolean
+}
 
 const RENDER_ITEM = { task: 'task', sprint: 'sprint', process: 'workflow', capability: 'action' } as const
-const MISSION_STATUS: Record<ExecutionStatus, MissionStatus> = { pending: 'pending', parked: 'pending', running: 'active', done: 'completed', failed: 'failed' }
+const MISSION_STATUS: Record<ExecutionStatus, MissionStatus> = {
+  pending: 'pending',
+  parked: 'pending',
+  running: 'active',
+  done: 'completed',
+  failed: 'failed'
+}
 
 export function createMissionsService(deps: MissionsDeps) {
   const repos = deps.repositories
 
   // Callers reconcile the project's run once before rendering, so a dead job never shows as running.
   async function runState(mission: MissionRow): Promise<ItemState> {
-    if (mission.job_id === null || mission.sprint_id === null) return { status: 'pending', progress: { done: 0, total: 0 }, lastResult: null, cancelled: false }
+    if (mission.job_id === null || mission.sprint_id === null)
+      return { status: 'pending', progress: { done: 0, total: 0 }, lastResult: null, cancelled: false }
     const job = await repos.jobs.get(mission.job_id)
     const p = await sprintProgress(repos, mission.sprint_id)
     const progress = { done: p.done, total: p.total }
-    if (!job) return { status: 'failed', progress, lastResult: { ok: false, reason: `its job ${mission.job_id} is missing`, settleDetail: 'failed' }, cancelled: false }
+    if (!job)
+      return {
+        status: 'failed',
+        progress,
+        lastResult: { ok: false, reason: `its job ${mission.job_id} is missing`, settleDetail: 'failed' },
+        cancelled: false
+      }
     if (job.status === 'queued' || job.status === 'running') return { status: 'running', progress, lastResult: null, cancelled: false }
-    if (job.status === 'completed' && p.total > 0 && p.done === p.total) return { status: 'done', progress, lastResult: { ok: true, settleDetail: 'done' }, cancelled: false }
+    if (job.status === 'completed' && p.total > 0 && p.done === p.total)
+      return { status: 'done', progress, lastResult: { ok: true, settleDetail: 'done' }, cancelled: false }
     const reason = `${p.done} of ${p.total} tasks DONE, job ${job.status}${job.error ? `: ${job.error}` : ''}`
-    return { status: 'failed', progress, lastResult: { ok: false, reason, settleDetail: p.done > 0 ? 'debt' : 'failed' }, cancelled: job.status === 'killed' }
+    return {
+      status: 'failed',
+      progress,
+      lastResult: { ok: false, reason, settleDetail: p.done > 0 ? 'debt' : 'failed' },
+      cancelled: job.status === 'killed'
+    }
   }
 
   async function itemState(mission: MissionRow, principal: Principal): Promise<ItemState> {
     if (mission.execution_id === null) return runState(mission)
     const row = await repos.executions.get(deps.projectId, principal.tenantId, mission.execution_id)
-    if (!row) return { status: 'failed', progress: { done: 0, total: 0 }, lastResult: { ok: false, reason: 'its execution record is missing' }, cancelled: false }
+    if (!row)
+      return {
+        status: 'failed',
+        progress: { done: 0, total: 0 },
+        lastResult: { ok: false, reason: 'its execution record is missing' },
+        cancelled: false
+      }
     const approval = row.approval_id ? await deps.approvals.get(row.tenant_id, row.approval_id) : null
     const view = await executionView(deps, row, approval, { reconciled: true })
     const killed = view.status === 'failed' && view.jobId !== null && (await repos.jobs.get(view.jobId))?.status === 'killed'
@@ -59,13 +89,21 @@ export function createMissionsService(deps: MissionsDeps) {
     const kind = mission.kind as ItemKind
     return {
       id: mission.id,
-      renderAs: kind === 'process' ? 'checklist' as const : 'goal' as const,
-      status: state.cancelled ? 'cancelled' as const : MISSION_STATUS[state.status],
+      renderAs: kind === 'process' ? ('checklist' as const) : ('goal' as const),
+      status: state.cancelled ? ('cancelled' as const) : MISSION_STATUS[state.status],
       title: mission.title,
       progress: state.progress,
       deliverTo: null,
       lastResult: state.lastResult,
-      items: [{ id: mission.execution_id ?? `job-${mission.job_id ?? 0}`, kind, status: state.status, renderAs: RENDER_ITEM[kind], progress: state.progress }],
+      items: [
+        {
+          id: mission.execution_id ?? `job-${mission.job_id ?? 0}`,
+          kind,
+          status: state.status,
+          renderAs: RENDER_ITEM[kind],
+          progress: state.progress
+        }
+      ],
       createdAt: mission.created_at
     }
   }

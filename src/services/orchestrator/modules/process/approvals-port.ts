@@ -40,13 +40,18 @@ export interface ApprovalEntry {
 
 export type DecideOutcome =
   | { ok: true; idempotent: boolean; entry: ApprovalEntry }
-  | { ok: false; reason: 'not-found' } | { ok: false; reason: 'not-pending'; category: ApprovalCategory }
+  | { ok: false; reason: 'not-found' }
+  | { ok: false; reason: 'not-pending'; category: ApprovalCategory }
 
 export interface ApprovalRequests {
   create(input: ApprovalRequestInput): Promise<{ id: string }>
   get(tenantId: string, id: string): Promise<ApprovalEntry | null>
   list(tenantId: string, scopeId?: string): Promise<ApprovalEntry[]>
-  decide(tenantId: string, id: string, input: { decision: ApprovalDecision; decidedBy: string; reason?: string; idempotencyKey?: string }): Promise<DecideOutcome>
+  decide(
+    tenantId: string,
+    id: string,
+    input: { decision: ApprovalDecision; decidedBy: string; reason?: string; idempotencyKey?: string }
+  ): Promise<DecideOutcome>
 }
 
 const NOT_FOUND = new Set(['ORCH_APPROVAL_NOT_FOUND', 'ORCH_APPROVAL_INVALID_ID'])
@@ -56,9 +61,18 @@ function entryOf(view: ApprovalEntryView): ApprovalEntry {
   const r = view.request
   const d = view.decision
   return {
-    id: r.id, category: view.category, effect: view.effect, scopeId: r.scopeId, summary: r.summary, risk: r.risk,
-    maskedArgs: r.maskedArgs as Record<string, unknown>, createdAt: r.createdAt, expiresAt: r.expiresAt,
-    decision: d ? { decision: d.decision as ApprovalDecision, decidedBy: d.decidedBy, reason: d.reason, decidedAt: d.decidedAt, channel: d.channel } : null,
+    id: r.id,
+    category: view.category,
+    effect: view.effect,
+    scopeId: r.scopeId,
+    summary: r.summary,
+    risk: r.risk,
+    maskedArgs: r.maskedArgs as Record<string, unknown>,
+    createdAt: r.createdAt,
+    expiresAt: r.expiresAt,
+    decision: d
+      ? { decision: d.decision as ApprovalDecision, decidedBy: d.decidedBy, reason: d.reason, decidedAt: d.decidedAt, channel: d.channel }
+      : null,
     request: r
   }
 }
@@ -77,8 +91,13 @@ export function createApprovalRequests(service: ApprovalsService): ApprovalReque
   return {
     async create(input) {
       const entry = await service.forTenant(input.tenantId).request({
-        requesterKind: 'process', requesterId: `process:${input.requestedBy}`, summary: input.summary, scope: 'lifecycle', risk: input.risk,
-        scopeId: input.scopeId, args: input.details
+        requesterKind: 'process',
+        requesterId: `process:${input.requestedBy}`,
+        summary: input.summary,
+        scope: 'lifecycle',
+        risk: input.risk,
+        scopeId: input.scopeId,
+        args: input.details
       })
       return { id: entry.request.id }
     },
@@ -95,7 +114,12 @@ export function createApprovalRequests(service: ApprovalsService): ApprovalReque
     async decide(tenantId, id, input) {
       try {
         const result = await service.forTenant(tenantId).decide({
-          id, decision: input.decision, reason: input.reason, decidedBy: input.decidedBy, channel: 'rpc', idempotencyKey: input.idempotencyKey ?? null
+          id,
+          decision: input.decision,
+          reason: input.reason,
+          decidedBy: input.decidedBy,
+          channel: 'rpc',
+          idempotencyKey: input.idempotencyKey ?? null
         })
         const view = await find(tenantId, id)
         return { ok: true, idempotent: result.idempotent, entry: entryOf(view!) }

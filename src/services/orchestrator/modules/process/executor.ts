@@ -38,14 +38,20 @@ export function titleOf(description: string): string {
 // Quoting every body line keeps a description from being read as headings or task options.
 function taskBlock(key: number, text: string, dependsOn?: number): string {
   const title = titleOf(text).replace(/\s+#+\s*$/, '') || `step ${key}`
-  const body = text.split('\n').map((line) => `> ${line}`).join('\n')
+  const body = text
+    .split('\n')
+    .map((line) => `> ${line}`)
+    .join('\n')
   return `## Task ${key}: ${title}\n${dependsOn === undefined ? '' : `Depends on: ${dependsOn}\n`}${body}\n`
 }
 
 export function directiveFor(request: StoredRequest): string | undefined {
   if (request.kind === 'task') return `# ${titleOf(request.description)}\n\n${taskBlock(1, request.description)}`
   if (request.kind === 'process') {
-    return `# ${titleOf(request.description)}\n\n${(request.steps ?? []).map((step, i) => taskBlock(i + 1, step, i === 0 ? undefined : i)).join('\n')}`
+    return (
+      `# ${titleOf(request.description)}\n\n` +
+      `${(request.steps ?? []).map((step, i) => taskBlock(i + 1, step, i === 0 ? undefined : i)).join('\n')}`
+    )
   }
   // A sprint plans the task blocks it carries, else the project's DIRECTIVES.md.
   return /^##\s+Task\s+\d/im.test(request.description) ? request.description : undefined
@@ -63,7 +69,9 @@ export function createExecutor(deps: ExecutorDeps) {
     async plan(request: StoredRequest): Promise<{ sprintId: string }> {
       if (request.kind === 'capability') throw orchestratorError('BAD_REQUEST', 'a capability is not planned')
       const directive = directiveFor(request)
-      const planned = await deps.engine.plan(directive === undefined ? {} : { ...(request.kind === 'sprint' ? {} : { mode: 'structured' as const }), directive })
+      const planned = await deps.engine.plan(
+        directive === undefined ? {} : { ...(request.kind === 'sprint' ? {} : { mode: 'structured' as const }), directive }
+      )
       return { sprintId: planned.sprint.id }
     },
 
@@ -71,7 +79,10 @@ export function createExecutor(deps: ExecutorDeps) {
     async start(executionId: string, sprintId: string): Promise<Started> {
       try {
         const started = await deps.engine.start({ owner: { executionId }, sprintId })
-        if (!started.created || started.job.sprint_id !== sprintId) return { failed: `another run started first (job ${started.job.id}, sprint ${started.job.sprint_id}); sprint ${sprintId} stays planned` }
+        if (!started.created || started.job.sprint_id !== sprintId)
+          return {
+            failed: `another run started first (job ${started.job.id}, sprint ${started.job.sprint_id}); sprint ${sprintId} stays planned`
+          }
         return { sprintId, jobId: started.job.id }
       } catch (error) {
         return { failed: `the engine did not start sprint ${sprintId}: ${error instanceof Error ? error.message : String(error)}` }

@@ -13,7 +13,11 @@ export interface ParkingDeps extends Omit<ApprovalsServiceDeps, 'onClosed' | 'te
   onSettleError: (error: unknown) => void
 }
 
-export interface Parking { approvals: ApprovalsService; port: ApprovalRequests; process: ProcessService }
+export interface Parking {
+  approvals: ApprovalsService
+  port: ApprovalRequests
+  process: ProcessService
+}
 
 export function createParking(deps: ParkingDeps): Parking {
   const late: { process?: ProcessService } = {}

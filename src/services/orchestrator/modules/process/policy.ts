@@ -6,11 +6,24 @@ export type EffectClass = 'critical-irreversible' | 'compensable' | 'idempotent'
 export type ProcessPolicy = 'auto' | 'approval-required' | 'risk-tagged'
 export const PROCESS_POLICIES: readonly ProcessPolicy[] = ['auto', 'approval-required', 'risk-tagged']
 
-const CRITICAL = [/\bpublish/i, /\bdeploy\w*\s+(?:[\w-]+\s+){0,3}to\s+prod/i, /\bforce[- ]?push/i, /\bpayment\s+capture|\bcapture\s+(?:the\s+)?payments?\b/i, /\bsend\w*\s+(?:an?\s+|the\s+)?(?:e-?mails?|notifications?)\b/i]
-const COMPENSABLE = [/\boutbound\s+api/i, /\bqueue\s+dispatch|\bdispatch\w*\s+(?:\w+\s+)?(?:to\s+)?(?:a\s+|the\s+)?queue\b/i, /\bwebhooks?\b/i]
+const CRITICAL = [
+  /\bpublish/i,
+  /\bdeploy\w*\s+(?:[\w-]+\s+){0,3}to\s+prod/i,
+  /\bforce[- ]?push/i,
+  /\bpayment\s+capture|\bcapture\s+(?:the\s+)?payments?\b/i,
+  /\bsend\w*\s+(?:an?\s+|the\s+)?(?:e-?mails?|notifications?)\b/i
+]
+const COMPENSABLE = [
+  /\boutbound\s+api/i,
+  /\bqueue\s+dispatch|\bdispatch\w*\s+(?:\w+\s+)?(?:to\s+)?(?:a\s+|the\s+)?queue\b/i,
+  /\bwebhooks?\b/i
+]
 const IDEMPOTENT = [/\b(?:db|database|schema)\s+migrations?\b/i, /\bcreate\s+table\b/i]
 
-export interface Classified { effectClass: EffectClass; because: string }
+export interface Classified {
+  effectClass: EffectClass
+  because: string
+}
 
 export function classify(input: { description: string; kind: string; scopeDir?: string | undefined }): Classified {
   const hit = (patterns: RegExp[]) => patterns.map((p) => p.exec(input.description)?.[0]).find((m) => m !== undefined)
@@ -38,5 +51,7 @@ export function decide(policy: ProcessPolicy, effectClass: EffectClass): 'run' |
 }
 
 export function riskOf(effectClass: EffectClass): 'none' | 'low' | 'medium' | 'high' | 'critical' {
-  return ({ 'critical-irreversible': 'critical', compensable: 'high', idempotent: 'medium', reversible: 'low', pure: 'none' } as const)[effectClass]
+  return ({ 'critical-irreversible': 'critical', compensable: 'high', idempotent: 'medium', reversible: 'low', pure: 'none' } as const)[
+    effectClass
+  ]
 }

@@ -3,7 +3,10 @@
  * server knows one local principal today, so every verified caller is actor "api-static" in
  * tenant "local". Scope is always taken from here — never from a body, query or path.
  */
-export interface Principal { actor: string; tenantId: string }
+export interface Principal {
+  actor: string
+  tenantId: string
+}
 
 export const LOCAL_PRINCIPAL: Principal = Object.freeze({ actor: 'api-static', tenantId: 'local' })
 

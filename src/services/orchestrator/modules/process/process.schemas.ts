@@ -29,17 +29,26 @@ export const SubmitAnswerBody = Type.Object({
   jobId: Type.Optional(Type.Integer())
 })
 
-export const LastResult = Type.Union([Type.Object({
-  ok: Type.Boolean(),
-  reason: Type.Optional(Type.String()),
-  settleDetail: Type.Optional(Type.Union([Type.Literal('done'), Type.Literal('debt'), Type.Literal('failed')]))
-}), Type.Null()])
+export const LastResult = Type.Union([
+  Type.Object({
+    ok: Type.Boolean(),
+    reason: Type.Optional(Type.String()),
+    settleDetail: Type.Optional(Type.Union([Type.Literal('done'), Type.Literal('debt'), Type.Literal('failed')]))
+  }),
+  Type.Null()
+])
 
 export const ExecutionBody = Type.Object({
   id: Type.String(),
   title: Type.String(),
   kind: Type.String(),
-  status: Type.Union([Type.Literal('pending'), Type.Literal('running'), Type.Literal('parked'), Type.Literal('done'), Type.Literal('failed')]),
+  status: Type.Union([
+    Type.Literal('pending'),
+    Type.Literal('running'),
+    Type.Literal('parked'),
+    Type.Literal('done'),
+    Type.Literal('failed')
+  ]),
   effectClass: Type.String(),
   reason: Type.Union([Type.String(), Type.Null()]),
   approvalId: Type.Union([Type.String(), Type.Null()]),

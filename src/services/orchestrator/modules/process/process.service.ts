@@ -48,30 +48,68 @@ export function createProcessService(deps: ProcessDeps) {
   function policy(): ProcessPolicy {
     const raw = loadProjectConfig(deps.projectRoot).raw as { process?: { policy?: unknown } } | null
     const value = raw?.process?.policy ?? 'risk-tagged'
-    if (!PROCESS_POLICIES.includes(value as ProcessPolicy)) throw orchestratorError('ORCH_CONFIG_INVALID', `invalid .quartet/config.json: /process/policy must be one of ${PROCESS_POLICIES.join(', ')}`)
+    if (!PROCESS_POLICIES.includes(value as ProcessPolicy))
+      throw orchestratorError(
+        'ORCH_CONFIG_INVALID',
+        `invalid .quartet/config.json: /process/policy must be one of ${PROCESS_POLICIES.join(', ')}`
+      )
     return value as ProcessPolicy
   }
 
   function normalise(input: SubmitInput, principal: Principal, origin: 'api' | 'rpc'): StoredRequest {
-    if (input.processRef !== undefined) throw orchestratorError('VALIDATION_FAILED', 'processRef is not supported: pass the process steps inline in "steps"')
+    if (input.processRef !== undefined)
+      throw orchestratorError('VALIDATION_FAILED', 'processRef is not supported: pass the process steps inline in "steps"')
     if (input.description.trim() === '') throw orchestratorError('VALIDATION_FAILED', 'description (string) is required')
     const kind: ExecutionKind = input.kind ?? (input.capabilityTarget !== undefined ? 'capability' : 'task')
-    if (kind === 'process' && (input.steps === undefined || input.steps.length === 0)) throw orchestratorError('VALIDATION_FAILED', 'a process needs "steps": one task description per step')
+    if (kind === 'process' && (input.steps === undefined || input.steps.length === 0))
+      throw orchestratorError('VALIDATION_FAILED', 'a process needs "steps": one task description per step')
     if (input.steps?.some((step) => step.trim() === '')) throw orchestratorError('VALIDATION_FAILED', 'every step must describe a task')
-    if (input.scopeDir !== undefined && (input.scopeDir.startsWith('/') || input.scopeDir.split('/').includes('..'))) throw orchestratorError('VALIDATION_FAILED', 'scopeDir must be a path inside the project')
+    if (input.scopeDir !== undefined && (input.scopeDir.startsWith('/') || input.scopeDir.split('/').includes('..')))
+      throw orchestratorError('VALIDATION_FAILED', 'scopeDir must be a path inside the project')
     return {
-      description: input.description, kind,
+      description: input.description,
+      kind,
       ...(input.capabilityTarget !== undefined ? { capabilityTarget: input.capabilityTarget } : {}),
       ...(kind === 'process' ? { steps: input.steps! } : {}),
       ...(input.scopeDir !== undefined ? { scopeDir: input.scopeDir } : {}),
-      actor: principal.actor, tenant: principal.tenantId, origin
+      actor: principal.actor,
+      tenant: principal.tenantId,
+      origin
     }
   }
 
-  async function record(id: string, request: StoredRequest, effectClass: string, status: string, reason: string | null, approvalId: string | null) {
+  async function record(
+    id: string,
+    request: StoredRequest,
+    effectClass: string,
+    status: string,
+    reason: string | null,
+    approvalId: string | null
+  ) {
     const title = titleOf(request.description)
-    await repos.executions.create({ id, projectId: deps.projectId, tenantId: request.tenant, actor: request.actor, origin: request.origin, kind: request.kind, title, request, effectClass, status, reason, approvalId })
-    const mission = await repos.missions.create({ id: newId('mis'), projectId: deps.projectId, tenantId: request.tenant, title, source: 'submission', kind: request.kind, executionId: id })
+    await repos.executions.create({
+      id,
+      projectId: deps.projectId,
+      tenantId: request.tenant,
+      actor: request.actor,
+      origin: request.origin,
+      kind: request.kind,
+      title,
+      request,
+      effectClass,
+      status,
+      reason,
+      approvalId
+    })
+    const mission = await repos.missions.create({
+      id: newId('mis'),
+      projectId: deps.projectId,
+      tenantId: request.tenant,
+      title,
+      source: 'submission',
+      kind: request.kind,
+      executionId: id
+    })
     return mission.id
   }
 
@@ -90,8 +128,18 @@ export function createProcessService(deps: ProcessDeps) {
       if (decide(policy(), effectClass) === 'park') {
         const reason = `effect class ${effectClass} (${because}) needs an approval`
         const approval = await deps.approvals.create({
-          tenantId: request.tenant, scopeId: executionId, summary: `process submission: ${titleOf(request.description)}`, risk: riskOf(effectClass),
-          details: { executionId, kind: request.kind, description: request.description, ...(request.steps ? { steps: request.steps } : {}), ...(request.capabilityTarget ? { capabilityTarget: request.capabilityTarget } : {}), effectClass },
+          tenantId: request.tenant,
+          scopeId: executionId,
+          summary: `process submission: ${titleOf(request.description)}`,
+          risk: riskOf(effectClass),
+          details: {
+            executionId,
+            kind: request.kind,
+            description: request.description,
+            ...(request.steps ? { steps: request.steps } : {}),
+            ...(request.capabilityTarget ? { capabilityTarget: request.capabilityTarget } : {}),
+            effectClass
+          },
           requestedBy: request.actor
         })
         const missionId = await record(executionId, request, effectClass, 'parked', reason, approval.id)
@@ -130,7 +178,10 @@ export function createProcessService(deps: ProcessDeps) {
       // Only a recorded decision moves it: a due request is first closed by the sweep or a waiter, which calls here again.
       if (!approval || approval.decision === null) return
       if (approval.effect === 'deny') {
-        const reason = approval.category === 'expired' ? `approval request ${approvalId} expired undecided` : `approval request ${approvalId} was decided "${approval.decision?.decision}" by ${approval.decision?.decidedBy}`
+        const reason =
+          approval.category === 'expired'
+            ? `approval request ${approvalId} expired undecided`
+            : `approval request ${approvalId} was decided "${approval.decision?.decision}" by ${approval.decision?.decidedBy}`
         await repos.executions.update(row.id, { status: 'failed', reason }, 'parked')
         return
       }
@@ -150,7 +201,10 @@ export function createProcessService(deps: ProcessDeps) {
       try {
         sprintId = (await executor.plan(request)).sprintId
       } catch (error) {
-        await repos.executions.update(row.id, { status: 'failed', reason: `planning failed: ${error instanceof Error ? error.message : String(error)}` })
+        await repos.executions.update(row.id, {
+          status: 'failed',
+          reason: `planning failed: ${error instanceof Error ? error.message : String(error)}`
+        })
         return
       }
       await dispatch(row.id, sprintId, 'pending')

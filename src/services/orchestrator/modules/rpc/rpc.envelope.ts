@@ -5,14 +5,36 @@
 export const RPC_VERSION = '1.0' as const
 
 /** The seed's codes, then Quartet's (a known request refused for a reason the seed's codes cannot say). */
-export const RPC_ERROR_CODES = ['VERSION_MISMATCH', 'UNKNOWN_METHOD', 'METHOD_NOT_IMPLEMENTED', 'INVALID_PARAMS', 'INTERNAL_ERROR', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT'] as const
+export const RPC_ERROR_CODES = [
+  'VERSION_MISMATCH',
+  'UNKNOWN_METHOD',
+  'METHOD_NOT_IMPLEMENTED',
+  'INVALID_PARAMS',
+  'INTERNAL_ERROR',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT'
+] as const
 export type RpcErrorCode = (typeof RPC_ERROR_CODES)[number]
 
-export interface RpcRequest { id: string; version: string; method: string; params?: unknown }
-export interface RpcError { code: RpcErrorCode; message: string; data?: unknown }
+export interface RpcRequest {
+  id: string
+  version: string
+  method: string
+  params?: unknown
+}
+export interface RpcError {
+  code: RpcErrorCode
+  message: string
+  data?: unknown
+}
 
 export class RpcFailure extends Error {
-  constructor(readonly code: RpcErrorCode, message: string, readonly data?: unknown) {
+  constructor(
+    readonly code: RpcErrorCode,
+    message: string,
+    readonly data?: unknown
+  ) {
     super(message)
     this.name = 'RpcFailure'
   }
@@ -31,7 +53,12 @@ export function parseEnvelope(body: unknown): RpcRequest | { invalid: string } {
     if (typeof value !== 'string' || value.length === 0) return { invalid: `${key} must be a non-empty string` }
     if (value.length > 200) return { invalid: `${key} is longer than 200 characters` }
   }
-  return { id: record.id as string, version: record.version as string, method: record.method as string, ...('params' in record ? { params: record.params } : {}) }
+  return {
+    id: record.id as string,
+    version: record.version as string,
+    method: record.method as string,
+    ...('params' in record ? { params: record.params } : {})
+  }
 }
 
 export function resultEnvelope(id: string, result: unknown) {
@@ -39,20 +66,34 @@ export function resultEnvelope(id: string, result: unknown) {
 }
 
 export function errorEnvelope(id: string, error: RpcError) {
-  return { id, version: RPC_VERSION, error: { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) } }
+  return {
+    id,
+    version: RPC_VERSION,
+    error: { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) }
+  }
 }
 
 type FieldRule = { required?: boolean; check: (value: unknown) => string | null }
 export type ParamsSpec = Record<string, FieldRule>
 
-export const isString = (max = 10_000): FieldRule['check'] => (v) => typeof v === 'string' && v.length > 0 && v.length <= max ? null : `must be a non-empty string of at most ${max} characters`
-export const oneOf = (values: readonly string[]): FieldRule['check'] => (v) => typeof v === 'string' && values.includes(v) ? null : `must be one of ${values.join(', ')}`
-export const stringRecord: FieldRule['check'] = (v) => v !== null && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string') ? null : 'must be an object of strings'
+export const isString =
+  (max = 10_000): FieldRule['check'] =>
+  (v) =>
+    typeof v === 'string' && v.length > 0 && v.length <= max ? null : `must be a non-empty string of at most ${max} characters`
+export const oneOf =
+  (values: readonly string[]): FieldRule['check'] =>
+  (v) =>
+    typeof v === 'string' && values.includes(v) ? null : `must be one of ${values.join(', ')}`
+export const stringRecord: FieldRule['check'] = (v) =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string')
+    ? null
+    : 'must be an object of strings'
 
 /** Strict params: an object (absent means {}) with only the named fields, each passing its rule. */
 export function checkParams<T>(params: unknown, spec: ParamsSpec): T {
   const value = params === undefined ? {} : params
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new RpcFailure('INVALID_PARAMS', 'params must be an object', { errors: ['params must be an object'] })
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new RpcFailure('INVALID_PARAMS', 'params must be an object', { errors: ['params must be an object'] })
   const record = value as Record<string, unknown>
   const errors: string[] = []
   for (const key of Object.keys(record)) if (!(key in spec)) errors.push(`${key} is not a parameter of this method`)

@@ -10,7 +10,8 @@ const PING_MS = 30_000
 export function parseSinceRevision(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined
   const value = /^\d{1,16}$/.test(raw) ? Number(raw) : NaN
-  if (!Number.isSafeInteger(value)) throw orchestratorError('VALIDATION_FAILED', 'VALIDATION_ERROR: sinceRevision must be a non-negative safe integer')
+  if (!Number.isSafeInteger(value))
+    throw orchestratorError('VALIDATION_FAILED', 'VALIDATION_ERROR: sinceRevision must be a non-negative safe integer')
   return value
 }
 
@@ -18,7 +19,11 @@ export function parseSinceRevision(raw: string | undefined): number | undefined 
  * `/api/sprint/live/stream`: a `snapshot` frame whenever the run's revision rises above the
  * last one sent (or above `sinceRevision`), and a `ping` frame every 30 s.
  */
-export function streamLiveSnapshots(connection: SseConnection, service: StatusService, options: { sinceRevision: number | undefined; log: FastifyBaseLogger }): void {
+export function streamLiveSnapshots(
+  connection: SseConnection,
+  service: StatusService,
+  options: { sinceRevision: number | undefined; log: FastifyBaseLogger }
+): void {
   let sent = options.sinceRevision ?? -1
   let timer: NodeJS.Timeout | undefined
   const ping = setInterval(() => connection.send({ event: 'ping', data: {} }), PING_MS)
@@ -31,7 +36,7 @@ export function streamLiveSnapshots(connection: SseConnection, service: StatusSe
   async function tick(): Promise<void> {
     if (connection.closed) return
     try {
-      if (await service.reconciledRevision() > sent) {
+      if ((await service.reconciledRevision()) > sent) {
         const snapshot = await service.live()
         sent = snapshot.revision
         connection.send({ event: 'snapshot', data: snapshot })

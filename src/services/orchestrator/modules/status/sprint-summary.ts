@@ -2,7 +2,13 @@ import type { SprintRow, TaskRow } from '../../state/db.js'
 import type { TaskStatusCounts } from '../../state/tasks.repository.js'
 
 /** The reference's sprint-log metrics; like the log they summarise, every value is text ("-" when unknown). */
-export interface SprintMetrics { tasks: string; completed: string; noGoRate: string; coverage: string; duration: string }
+export interface SprintMetrics {
+  tasks: string
+  completed: string
+  noGoRate: string
+  coverage: string
+  duration: string
+}
 
 /** "45s", "3m 5s", "2h 1m 0s" (or "-" for a sprint that never started). */
 export function formatDuration(ms: number | null): string {
@@ -36,5 +42,7 @@ export function sprintMetrics(sprint: SprintRow, counts: TaskStatusCounts, now: 
 
 /** One line per task, as a sprint log's "## Tasks" bullets. */
 export function taskBullets(tasks: readonly TaskRow[]): string[] {
-  return tasks.map((task) => `${task.id}: ${task.title} (${task.status}${task.reason && task.status !== 'DONE' ? `: ${task.reason.split('\n')[0]}` : ''})`)
+  return tasks.map(
+    (task) => `${task.id}: ${task.title} (${task.status}${task.reason && task.status !== 'DONE' ? `: ${task.reason.split('\n')[0]}` : ''})`
+  )
 }

@@ -15,34 +15,74 @@ export function statusRoutes(state: OrchestratorState) {
   return async function register(app: App) {
     const track = closeStreamsOnShutdown(app)
 
-    app.get('/api/status', {
-      schema: { tags, summary: 'Reconciled run status (idle, or the run with its lifecycle, progress, workers and alerts)', response: { 200: StatusBody } }
-    }, async (_request, reply) => state.views.send(reply, 'status', () => service.status()))
+    app.get(
+      '/api/status',
+      {
+        schema: {
+          tags,
+          summary: 'Reconciled run status (idle, or the run with its lifecycle, progress, workers and alerts)',
+          response: { 200: StatusBody }
+        }
+      },
+      async (_request, reply) => state.views.send(reply, 'status', () => service.status())
+    )
 
-    app.get('/api/sprint', {
-      schema: { tags, summary: 'The newest sprint: metrics and one line per task', response: { 200: SprintSummary, 404: ErrorBody } }
-    }, async (_request, reply) => state.views.send(reply, 'sprint', () => service.sprint()))
+    app.get(
+      '/api/sprint',
+      {
+        schema: { tags, summary: 'The newest sprint: metrics and one line per task', response: { 200: SprintSummary, 404: ErrorBody } }
+      },
+      async (_request, reply) => state.views.send(reply, 'sprint', () => service.sprint())
+    )
 
-    app.get('/api/history', {
-      schema: { tags, summary: 'Every sprint of the project, newest first', response: { 200: Type.Array(HistoryRow) } }
-    }, async () => service.history())
+    app.get(
+      '/api/history',
+      {
+        schema: { tags, summary: 'Every sprint of the project, newest first', response: { 200: Type.Array(HistoryRow) } }
+      },
+      async () => service.history()
+    )
 
-    app.get('/api/sprint/live', {
-      schema: { tags, summary: 'Run-inspector snapshot: canonical lifecycle, every task of the run with its heartbeat, revision', response: { 200: LiveSnapshot } }
-    }, async (_request, reply) => state.views.send(reply, 'sprint/live', () => service.live()))
+    app.get(
+      '/api/sprint/live',
+      {
+        schema: {
+          tags,
+          summary: 'Run-inspector snapshot: canonical lifecycle, every task of the run with its heartbeat, revision',
+          response: { 200: LiveSnapshot }
+        }
+      },
+      async (_request, reply) => state.views.send(reply, 'sprint/live', () => service.live())
+    )
 
-    app.get<{ Querystring: { sinceRevision?: string } }>('/api/sprint/live/stream', {
-      exposeHeadRoute: false,
-      schema: { tags, summary: 'SSE: `snapshot` whenever the revision rises above sinceRevision, `ping` every 30 s', querystring: Type.Object({ sinceRevision: Type.Optional(Type.String()) }) }
-    }, async (request, reply) => {
-      const sinceRevision = parseSinceRevision(request.query.sinceRevision)
-      const connection = openSse(request, reply)
-      track(connection)
-      streamLiveSnapshots(connection, service, { sinceRevision, log: request.log })
-    })
+    app.get<{ Querystring: { sinceRevision?: string } }>(
+      '/api/sprint/live/stream',
+      {
+        exposeHeadRoute: false,
+        schema: {
+          tags,
+          summary: 'SSE: `snapshot` whenever the revision rises above sinceRevision, `ping` every 30 s',
+          querystring: Type.Object({ sinceRevision: Type.Optional(Type.String()) })
+        }
+      },
+      async (request, reply) => {
+        const sinceRevision = parseSinceRevision(request.query.sinceRevision)
+        const connection = openSse(request, reply)
+        track(connection)
+        streamLiveSnapshots(connection, service, { sinceRevision, log: request.log })
+      }
+    )
 
-    app.get<{ Params: { id: string } }>('/api/job/:id', {
-      schema: { tags, summary: 'A detached job as it really is (reconciled against its process)', response: { 200: JobBody, 404: ErrorBody } }
-    }, async (request) => service.job(request.params.id))
+    app.get<{ Params: { id: string } }>(
+      '/api/job/:id',
+      {
+        schema: {
+          tags,
+          summary: 'A detached job as it really is (reconciled against its process)',
+          response: { 200: JobBody, 404: ErrorBody }
+        }
+      },
+      async (request) => service.job(request.params.id)
+    )
   }
 }

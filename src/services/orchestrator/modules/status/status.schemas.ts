@@ -3,17 +3,44 @@ import { Nullable, OrNull } from '../tasks/tasks.schemas.js'
 
 const Strings = Type.Array(Type.String())
 const Count = Type.Integer({ minimum: 0 })
-const Lifecycle = Type.Union([Type.Literal('IDLE'), Type.Literal('ACTIVE'), Type.Literal('ORPHANED'), Type.Literal('COMPLETE'), Type.Literal('ABORTED')])
+const Lifecycle = Type.Union([
+  Type.Literal('IDLE'),
+  Type.Literal('ACTIVE'),
+  Type.Literal('ORPHANED'),
+  Type.Literal('COMPLETE'),
+  Type.Literal('ABORTED')
+])
 
-const Progress = Type.Object({ done: Count, active: Count, blocked: Count, noGo: Count, pending: Count, orphaned: Count, cancelled: Count, total: Count })
+const Progress = Type.Object({
+  done: Count,
+  active: Count,
+  blocked: Count,
+  noGo: Count,
+  pending: Count,
+  orphaned: Count,
+  cancelled: Count,
+  total: Count
+})
 
-const Alert = Type.Object({ level: Type.String(), code: Type.String(), message: Type.String(), source: Type.String(), timestamp: Type.String() })
+const Alert = Type.Object({
+  level: Type.String(),
+  code: Type.String(),
+  message: Type.String(),
+  source: Type.String(),
+  timestamp: Type.String()
+})
 
 export const SprintSummary = Type.Object({
   id: Type.String(),
   title: Type.String(),
   status: Type.String(),
-  metrics: Type.Object({ tasks: Type.String(), completed: Type.String(), noGoRate: Type.String(), coverage: Type.String(), duration: Type.String() }),
+  metrics: Type.Object({
+    tasks: Type.String(),
+    completed: Type.String(),
+    noGoRate: Type.String(),
+    coverage: Type.String(),
+    duration: Type.String()
+  }),
   tasks: Strings
 })
 
@@ -33,13 +60,24 @@ const WorkingAgent = Type.Object({
 })
 
 const StatusJob = Type.Object({
-  id: Type.Integer(), status: Type.String(), pid: Nullable(Type.Integer()), hostname: Nullable(Type.String()), resume: Type.Boolean(),
-  startedAt: Nullable(Type.String()), heartbeatAt: Nullable(Type.String())
+  id: Type.Integer(),
+  status: Type.String(),
+  pid: Nullable(Type.Integer()),
+  hostname: Nullable(Type.String()),
+  resume: Type.Boolean(),
+  startedAt: Nullable(Type.String()),
+  heartbeatAt: Nullable(Type.String())
 })
 
 /** Both shapes of /api/status: idle (with lastSprint) and a run to look at (with job and usage). */
 export const StatusBody = Type.Object({
-  sprint: Type.Object({ id: Nullable(Type.String()), number: Type.Optional(Type.Integer()), title: Type.Optional(Type.String()), phase: Type.String(), status: Type.String() }),
+  sprint: Type.Object({
+    id: Nullable(Type.String()),
+    number: Type.Optional(Type.Integer()),
+    title: Type.Optional(Type.String()),
+    phase: Type.String(),
+    status: Type.String()
+  }),
   agents: Type.Array(WorkingAgent),
   progress: Progress,
   alerts: Type.Array(Alert),
@@ -82,10 +120,18 @@ const LiveWorker = Type.Object({
   agent: Nullable(Type.String()),
   model: Nullable(Type.String()),
   filesWrite: Strings,
-  hb: OrNull(Type.Object({
-    status: Type.String(), currentAction: Type.String(), currentFile: Type.Null(), filesChangedCount: Type.Integer(), sequence: Type.Integer(),
-    timestamp: Type.String(), ageMs: Type.Integer(), stale: Type.Boolean()
-  }))
+  hb: OrNull(
+    Type.Object({
+      status: Type.String(),
+      currentAction: Type.String(),
+      currentFile: Type.Null(),
+      filesChangedCount: Type.Integer(),
+      sequence: Type.Integer(),
+      timestamp: Type.String(),
+      ageMs: Type.Integer(),
+      stale: Type.Boolean()
+    })
+  )
 })
 
 export const LiveSnapshot = Type.Object({
@@ -109,7 +155,9 @@ export const LiveSnapshot = Type.Object({
   sprintId: Nullable(Type.String()),
   phase: Nullable(Type.String()),
   workers: Type.Array(LiveWorker),
-  locks: Type.Array(Type.Object({ filePath: Type.String(), ownerWorkerId: Type.String(), acquiredAt: Type.String(), taskId: Type.String() })),
+  locks: Type.Array(
+    Type.Object({ filePath: Type.String(), ownerWorkerId: Type.String(), acquiredAt: Type.String(), taskId: Type.String() })
+  ),
   active: Type.Boolean()
 })
 

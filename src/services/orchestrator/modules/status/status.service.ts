@@ -8,7 +8,13 @@ import { sprintDurationMs, sprintMetrics, taskBullets } from './sprint-summary.j
 export type StatusDeps = Pick<OrchestratorState, 'projectId' | 'repositories' | 'runControl' | 'clock'>
 type StatusView = Awaited<ReturnType<OrchestratorState['runControl']['statusView']>>
 
-export interface Alert { level: 'INFO' | 'WARNING' | 'CRITICAL'; code: string; message: string; source: string; timestamp: string }
+export interface Alert {
+  level: 'INFO' | 'WARNING' | 'CRITICAL'
+  code: string
+  message: string
+  source: string
+  timestamp: string
+}
 
 const JOB_ID = /^\d{1,15}$/
 const NO_PROGRESS: Progress = { done: 0, active: 0, blocked: 0, noGo: 0, pending: 0, orphaned: 0, cancelled: 0, total: 0 }
@@ -30,24 +36,59 @@ export function createStatusService(deps: StatusDeps) {
   async function sprintSummary(sprint: SprintRow) {
     const tasks = await repos.tasks.listBySprint(sprint.id)
     const counts = await repos.tasks.countByStatus(sprint.id)
-    return { id: sprint.id, title: sprint.title, status: sprint.status, metrics: sprintMetrics(sprint, counts, deps.clock()), tasks: taskBullets(tasks) }
+    return {
+      id: sprint.id,
+      title: sprint.title,
+      status: sprint.status,
+      metrics: sprintMetrics(sprint, counts, deps.clock()),
+      tasks: taskBullets(tasks)
+    }
   }
 
-  async function alertsFor(view: StatusView, agents: readonly { taskId: string; ageMs: number | null; stale: boolean }[]): Promise<Alert[]> {
+  async function alertsFor(
+    view: StatusView,
+    agents: readonly { taskId: string; ageMs: number | null; stale: boolean }[]
+  ): Promise<Alert[]> {
     const timestamp = view.updatedAt
     const alerts: Alert[] = []
     const sprint = view.sprint
     if (!sprint) return alerts
     if (view.lifecycle === 'ORPHANED') {
-      alerts.push({ level: 'CRITICAL', code: 'RUN_ORPHANED', source: 'reconcile', timestamp, message: `Sprint ${sprint.id} lost its job (${sprint.stopReason ?? 'job died'}).${view.recoveryCommand ? ` Continue it with: ${view.recoveryCommand}` : ''}` })
+      alerts.push({
+        level: 'CRITICAL',
+        code: 'RUN_ORPHANED',
+        source: 'reconcile',
+        timestamp,
+        message:
+          `Sprint ${sprint.id} lost its job (${sprint.stopReason ?? 'job died'}).` +
+          `${view.recoveryCommand ? ` Continue it with: ${view.recoveryCommand}` : ''}`
+      })
     }
-    if (sprint.status === 'ABORTED' && await repos.events.latestOfType(projectId, sprint.id, 'budget_exceeded')) {
-      alerts.push({ level: 'WARNING', code: 'BUDGET_STOP', source: 'budget', timestamp, message: `Sprint ${sprint.id} was stopped: ${sprint.stopReason ?? 'budget exceeded'}` })
+    if (sprint.status === 'ABORTED' && (await repos.events.latestOfType(projectId, sprint.id, 'budget_exceeded'))) {
+      alerts.push({
+        level: 'WARNING',
+        code: 'BUDGET_STOP',
+        source: 'budget',
+        timestamp,
+        message: `Sprint ${sprint.id} was stopped: ${sprint.stopReason ?? 'budget exceeded'}`
+      })
     } else if (view.lifecycle === 'ABORTED' && view.resumable) {
-      alerts.push({ level: 'INFO', code: 'RUN_ABORTED', source: 'kill', timestamp, message: `Sprint ${sprint.id} was stopped (${sprint.stopReason ?? 'aborted'}). Continue it with: ${view.recoveryCommand}` })
+      alerts.push({
+        level: 'INFO',
+        code: 'RUN_ABORTED',
+        source: 'kill',
+        timestamp,
+        message: `Sprint ${sprint.id} was stopped (${sprint.stopReason ?? 'aborted'}). Continue it with: ${view.recoveryCommand}`
+      })
     }
     for (const agent of agents.filter((a) => a.stale)) {
-      alerts.push({ level: 'WARNING', code: 'WORKER_STALE', source: 'heartbeat', timestamp, message: `Task ${agent.taskId} has not reported for ${Math.round((agent.ageMs ?? 0) / 1000)} s` })
+      alerts.push({
+        level: 'WARNING',
+        code: 'WORKER_STALE',
+        source: 'heartbeat',
+        timestamp,
+        message: `Task ${agent.taskId} has not reported for ${Math.round((agent.ageMs ?? 0) / 1000)} s`
+      })
     }
     return alerts
   }
@@ -61,8 +102,22 @@ export function createStatusService(deps: StatusDeps) {
       const hb = await repos.heartbeats.get(task.id)
       const last = lastAttemptByTask(await repos.attempts.listForTask(task.id)).get(task.id)
       agents.push({
-        taskId: task.id, title: task.title, taskStatus: task.status, agent: last?.agent ?? task.agent ?? null,
-        ...(hb ? toHeartbeatView(hb, now) : { workerId: null, status: 'UNKNOWN', currentAction: '', filesChangedCount: 0, sequence: 0, timestamp: null, ageMs: null, stale: false })
+        taskId: task.id,
+        title: task.title,
+        taskStatus: task.status,
+        agent: last?.agent ?? task.agent ?? null,
+        ...(hb
+          ? toHeartbeatView(hb, now)
+          : {
+              workerId: null,
+              status: 'UNKNOWN',
+              currentAction: '',
+              filesChangedCount: 0,
+              sequence: 0,
+              timestamp: null,
+              ageMs: null,
+              stale: false
+            })
       })
     }
     return agents
@@ -78,7 +133,14 @@ export function createStatusService(deps: StatusDeps) {
     async status() {
       const view = await deps.runControl.statusView(projectId)
       const statusReadModel = { state: 'fresh' as const, source: 'database', revision: await revision() }
-      const common = { lifecycle: view.lifecycle, active: view.active, resumable: view.resumable, recoveryCommand: view.recoveryCommand, statusReadModel, updatedAt: view.updatedAt }
+      const common = {
+        lifecycle: view.lifecycle,
+        active: view.active,
+        resumable: view.resumable,
+        recoveryCommand: view.recoveryCommand,
+        statusReadModel,
+        updatedAt: view.updatedAt
+      }
       const sprint = view.sprint
       const idle = !view.active && !view.resumable && view.lifecycle !== 'ORPHANED'
       if (idle || !sprint) {
@@ -116,15 +178,28 @@ export function createStatusService(deps: StatusDeps) {
     /** Every sprint of the project, newest first, in the reference's history-row shape. */
     async history() {
       const now = deps.clock()
-      const [sprints, counts, agents] = await Promise.all([repos.sprints.list(projectId), repos.tasks.countByStatusPerSprint(projectId), repos.attempts.agentsPerSprint(projectId)])
+      const [sprints, counts, agents] = await Promise.all([
+        repos.sprints.list(projectId),
+        repos.tasks.countByStatusPerSprint(projectId),
+        repos.attempts.agentsPerSprint(projectId)
+      ])
       return sprints.map((sprint) => {
         const metrics = sprintMetrics(sprint, counts.get(sprint.id) ?? {}, now)
         const used = agents.get(sprint.id) ?? []
         return {
-          id: sprint.id, sprint: sprint.title, number: sprint.number, status: sprint.status, ...metrics,
-          agents: used.length > 0 ? used.join(', ') : '-', skills: '-',
-          durationMs: sprintDurationMs(sprint, now), startedAt: sprint.started_at, finishedAt: sprint.finished_at, stopReason: sprint.stop_reason,
-          tokensUsed: Number(sprint.tokens_used), costUsd: Number(sprint.cost_micro_usd) / 1e6
+          id: sprint.id,
+          sprint: sprint.title,
+          number: sprint.number,
+          status: sprint.status,
+          ...metrics,
+          agents: used.length > 0 ? used.join(', ') : '-',
+          skills: '-',
+          durationMs: sprintDurationMs(sprint, now),
+          startedAt: sprint.started_at,
+          finishedAt: sprint.finished_at,
+          stopReason: sprint.stop_reason,
+          tokensUsed: Number(sprint.tokens_used),
+          costUsd: Number(sprint.cost_micro_usd) / 1e6
         }
       })
     },
@@ -156,12 +231,37 @@ export function createStatusService(deps: StatusDeps) {
         const hb = beats.get(task.id)
         const beat = hb ? toHeartbeatView(hb, now) : null
         return {
-          taskId: task.id, title: task.title, status: task.status, agent: task.agent ?? attempt?.agent ?? null, model: attempt?.model ?? null,
+          taskId: task.id,
+          title: task.title,
+          status: task.status,
+          agent: task.agent ?? attempt?.agent ?? null,
+          model: attempt?.model ?? null,
           filesWrite: JSON.parse(task.files) as string[],
-          hb: beat ? { status: beat.status, currentAction: beat.currentAction, currentFile: null, filesChangedCount: beat.filesChangedCount, sequence: beat.sequence, timestamp: beat.timestamp, ageMs: beat.ageMs, stale: beat.stale } : null
+          hb: beat
+            ? {
+                status: beat.status,
+                currentAction: beat.currentAction,
+                currentFile: null,
+                filesChangedCount: beat.filesChangedCount,
+                sequence: beat.sequence,
+                timestamp: beat.timestamp,
+                ageMs: beat.ageMs,
+                stale: beat.stale
+              }
+            : null
         }
       })
-      return { schemaVersion: 1 as const, generatedAt: now.toISOString(), revision: await revision(), lifecycle, sprintId: lifecycle.sprintId, phase: lifecycle.phase, workers, locks: [], active: view.active }
+      return {
+        schemaVersion: 1 as const,
+        generatedAt: now.toISOString(),
+        revision: await revision(),
+        lifecycle,
+        sprintId: lifecycle.sprintId,
+        phase: lifecycle.phase,
+        workers,
+        locks: [],
+        active: view.active
+      }
     },
 
     /** A job of this project as it really is; numbers only, anything else is not a job. */

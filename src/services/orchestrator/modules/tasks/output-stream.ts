@@ -87,7 +87,10 @@ export function streamTaskOutput(connection: SseConnection, task: TaskRow, deps:
       const hb = await repos.heartbeats.get(taskId)
       const lines = await collect(SNAPSHOT_LINES)
       dropped = total - lines.length
-      connection.send({ event: 'snapshot', data: { taskId, snapshot: { workerId: hb?.worker_id ?? null, taskId, lines, totalLinesReceived: total, droppedLines: dropped } } })
+      connection.send({
+        event: 'snapshot',
+        data: { taskId, snapshot: { workerId: hb?.worker_id ?? null, taskId, lines, totalLinesReceived: total, droppedLines: dropped } }
+      })
     } catch (error) {
       deps.log.warn({ err: error, taskId }, 'output stream snapshot failed')
       connection.send({ event: 'error', data: { message: 'reading the task output failed' } })

@@ -47,7 +47,12 @@ export const HeartbeatView = Type.Object({
   stale: Type.Boolean()
 })
 
-const Usage = Type.Object({ inputTokens: Type.Integer(), outputTokens: Type.Integer(), costUsd: Nullable(Type.Number()), model: Nullable(Type.String()) })
+const Usage = Type.Object({
+  inputTokens: Type.Integer(),
+  outputTokens: Type.Integer(),
+  costUsd: Nullable(Type.Number()),
+  model: Nullable(Type.String())
+})
 
 export const TaskResult = Type.Object({
   status: Type.String(),

@@ -17,7 +17,8 @@ export type TasksDeps = Pick<OrchestratorState, 'projectId' | 'dataDir' | 'repos
 export function parseTailLines(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_TAIL_LINES
   const value = /^\d{1,4}$/.test(raw) ? Number(raw) : NaN
-  if (!(value >= 1 && value <= MAX_TAIL_LINES)) throw orchestratorError('VALIDATION_FAILED', `VALIDATION_ERROR: tailLines must be an integer from 1 to ${MAX_TAIL_LINES}`)
+  if (!(value >= 1 && value <= MAX_TAIL_LINES))
+    throw orchestratorError('VALIDATION_FAILED', `VALIDATION_ERROR: tailLines must be an integer from 1 to ${MAX_TAIL_LINES}`)
   return value
 }
 
@@ -92,7 +93,9 @@ export function createTasksService(deps: TasksDeps) {
       return {
         taskId: task.id,
         task: toTaskView(task, lastAttempt),
-        currentRun: running ? { attempt: Number(running.number), agent: running.agent, jobId: Number(running.job_id), startedAt: running.started_at } : null,
+        currentRun: running
+          ? { attempt: Number(running.number), agent: running.agent, jobId: Number(running.job_id), startedAt: running.started_at }
+          : null,
         // The plan is the exact prompt the agent is given for this task.
         plan: capped(buildTaskPrompt(toPlannedTask(task))),
         result,
@@ -101,7 +104,9 @@ export function createTasksService(deps: TasksDeps) {
           logPath,
           logTailAvailable: logTail !== null,
           logTail,
-          resultEvidence: result ? { selfAssessment: null, filesChanged: result.filesChanged, notesPresent: logTail !== null && logTail.lines.length > 0 } : null
+          resultEvidence: result
+            ? { selfAssessment: null, filesChanged: result.filesChanged, notesPresent: logTail !== null && logTail.lines.length > 0 }
+            : null
         }
       }
     },
@@ -116,9 +121,17 @@ export function createTasksService(deps: TasksDeps) {
         const hb = toHeartbeatView(row, now)
         const task = tasks.get(row.task_id)
         return {
-          workerId: hb.workerId || null, taskId: hb.taskId, status: hb.status || 'UNKNOWN', sequence: hb.sequence, timestamp: hb.timestamp || null,
-          taskTitle: task?.title ?? null, taskStatus: task?.status ?? null, currentAction: hb.currentAction, filesChangedCount: hb.filesChangedCount,
-          ageMs: hb.ageMs, stale: hb.stale
+          workerId: hb.workerId || null,
+          taskId: hb.taskId,
+          status: hb.status || 'UNKNOWN',
+          sequence: hb.sequence,
+          timestamp: hb.timestamp || null,
+          taskTitle: task?.title ?? null,
+          taskStatus: task?.status ?? null,
+          currentAction: hb.currentAction,
+          filesChangedCount: hb.filesChangedCount,
+          ageMs: hb.ageMs,
+          stale: hb.stale
         }
       })
     },

@@ -5,17 +5,24 @@ import type { TourUserRow, TripsDb, UserRow } from '../../db.js'
 export function createMembersRepository(db: TripsDb) {
   // Runs on every tour and plan request: prepared once.
   const tourWithMembershipQuery = prepareQuery(db, 3, (tourId: number, emailKey: string, sameEmailKey: string) =>
-    db.selectFrom('trips_tours as tour')
+    db
+      .selectFrom('trips_tours as tour')
       .selectAll('tour')
-      .select((eb) => eb.exists(
-        eb.selectFrom('trips_tour_users as link')
-          .innerJoin('trips_users as user', 'user.id', 'link.user_id')
-          .select('link.id')
-          .whereRef('link.tour_id', '=', 'tour.id')
-          .where('user.email_key', '=', emailKey)
-      ).as('is_member'))
+      .select((eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom('trips_tour_users as link')
+              .innerJoin('trips_users as user', 'user.id', 'link.user_id')
+              .select('link.id')
+              .whereRef('link.tour_id', '=', 'tour.id')
+              .where('user.email_key', '=', emailKey)
+          )
+          .as('is_member')
+      )
       .select((eb) => eb.selectFrom('trips_users as me').select('me.id').where('me.email_key', '=', sameEmailKey).as('viewer_id'))
-      .where('tour.id', '=', tourId))
+      .where('tour.id', '=', tourId)
+  )
 
   return {
     /** The tour and whether the user with this e-mail belongs to it, in one query. */
@@ -28,7 +35,8 @@ export function createMembersRepository(db: TripsDb) {
     },
     /** Whether the two users are members of at least one common tour. */
     async shareATour(userId: number, otherId: number): Promise<boolean> {
-      const row = await db.selectFrom('trips_tour_users as mine')
+      const row = await db
+        .selectFrom('trips_tour_users as mine')
         .innerJoin('trips_tour_users as theirs', 'theirs.tour_id', 'mine.tour_id')
         .select('mine.id')
         .where('mine.user_id', '=', userId)
@@ -39,12 +47,16 @@ export function createMembersRepository(db: TripsDb) {
     },
     /** Inserts the link; a duplicate pair fails on the UNIQUE constraint (callers map it). */
     insert(tourId: number, userId: number, createdAt: string): Promise<TourUserRow> {
-      return db.insertInto('trips_tour_users').values({ tour_id: tourId, user_id: userId, created_at: createdAt })
-        .returningAll().executeTakeFirstOrThrow()
+      return db
+        .insertInto('trips_tour_users')
+        .values({ tour_id: tourId, user_id: userId, created_at: createdAt })
+        .returningAll()
+        .executeTakeFirstOrThrow()
     },
     /** Users of a tour, the creator first (links in insertion order). */
     usersOfTour(tourId: number): Promise<UserRow[]> {
-      return db.selectFrom('trips_tour_users as link')
+      return db
+        .selectFrom('trips_tour_users as link')
         .innerJoin('trips_users as user', 'user.id', 'link.user_id')
         .selectAll('user')
         .where('link.tour_id', '=', tourId)

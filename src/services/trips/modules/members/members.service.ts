@@ -20,14 +20,18 @@ export function createMembersService({ members, users, access, now }: MembersSer
     async add(caller: Caller, input: { email_address: string; tour_id: number }): Promise<TourUserRow> {
       await access.readableTour(caller, input.tour_id)
       const user = await users.findByEmail(input.email_address.trim())
-      const unknownUser = () => tripsError('TRIPS_MEMBER_USER_UNKNOWN', `User must exist: no user has the e-mail address ${input.email_address}`, {
-        details: [{ pointer: '/email_address', message: `User must exist: no user has the e-mail address ${input.email_address}` }]
-      })
+      const unknownUser = () =>
+        tripsError('TRIPS_MEMBER_USER_UNKNOWN', `User must exist: no user has the e-mail address ${input.email_address}`, {
+          details: [{ pointer: '/email_address', message: `User must exist: no user has the e-mail address ${input.email_address}` }]
+        })
       if (!user) throw unknownUser()
       try {
         return await members.insert(input.tour_id, user.id, now())
       } catch (error) {
-        if (isUniqueViolation(error)) throw tripsError('TRIPS_MEMBER_EXISTS', undefined, { details: [{ pointer: '/email_address', message: 'User Tour relationship already exists' }] })
+        if (isUniqueViolation(error))
+          throw tripsError('TRIPS_MEMBER_EXISTS', undefined, {
+            details: [{ pointer: '/email_address', message: 'User Tour relationship already exists' }]
+          })
         if (isForeignKeyViolation(error)) {
           // The tour (404 from the re-check) or the user was deleted after the checks above.
           await access.readableTour(caller, input.tour_id)

@@ -58,18 +58,20 @@ export function createPlansService({ plans, access, now }: PlansServiceDeps) {
       const at = now()
       const changes = planChanges(input)
       const text = Object.fromEntries(PLAN_TEXT_FIELDS.map((field) => [field, changes[field] ?? ABSENT])) as Record<PlanTextField, string>
-      return plans.insert({
-        ...text,
-        checklist: changes.checklist ?? 0,
-        departure_check: changes.departure_check ?? 0,
-        tour_id: tourId,
-        created_at: at,
-        updated_at: at
-      }).catch((error: unknown) => {
-        // The tour was deleted between the access check and the insert.
-        if (isForeignKeyViolation(error)) throw tripsError('TRIPS_TOUR_NOT_FOUND')
-        throw error
-      })
+      return plans
+        .insert({
+          ...text,
+          checklist: changes.checklist ?? 0,
+          departure_check: changes.departure_check ?? 0,
+          tour_id: tourId,
+          created_at: at,
+          updated_at: at
+        })
+        .catch((error: unknown) => {
+          // The tour was deleted between the access check and the insert.
+          if (isForeignKeyViolation(error)) throw tripsError('TRIPS_TOUR_NOT_FOUND')
+          throw error
+        })
     },
 
     get: readablePlan,

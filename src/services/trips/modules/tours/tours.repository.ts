@@ -6,18 +6,26 @@ import { linkedTourSharedWith } from '../../db.js'
 export function createToursRepository(db: TripsDb) {
   const byId = prepareQuery(db, 1, (id: number) => db.selectFrom('trips_tours').selectAll().where('id', '=', id))
   const ofUser = prepareQuery(db, 1, (userId: number) =>
-    db.selectFrom('trips_tour_users as link')
+    db
+      .selectFrom('trips_tour_users as link')
       .innerJoin('trips_tours as tour', 'tour.id', 'link.tour_id')
       .selectAll('tour')
       .where('link.user_id', '=', userId)
-      .orderBy('link.id'))
+      .orderBy('link.id')
+  )
   // The create path runs these inside its transaction: compiled once, run on the transaction.
-  const insertTour = compileQuery(db, 6, (date: string, location: string, creatorId: number, complete: number, createdAt: string, updatedAt: string) =>
-    db.insertInto('trips_tours')
-      .values({ date, location, creator_id: creatorId, complete, created_at: createdAt, updated_at: updatedAt })
-      .returningAll())
+  const insertTour = compileQuery(
+    db,
+    6,
+    (date: string, location: string, creatorId: number, complete: number, createdAt: string, updatedAt: string) =>
+      db
+        .insertInto('trips_tours')
+        .values({ date, location, creator_id: creatorId, complete, created_at: createdAt, updated_at: updatedAt })
+        .returningAll()
+  )
   const insertLink = compileQuery(db, 3, (tourId: number, userId: number, createdAt: string) =>
-    db.insertInto('trips_tour_users').values({ tour_id: tourId, user_id: userId, created_at: createdAt }))
+    db.insertInto('trips_tour_users').values({ tour_id: tourId, user_id: userId, created_at: createdAt })
+  )
   return {
     async findById(id: number): Promise<TourRow | undefined> {
       return (await byId(id))[0]
@@ -25,7 +33,15 @@ export function createToursRepository(db: TripsDb) {
     /** Creates the tour and links its creator as the first member, atomically. */
     insertWithCreatorLink(values: Insertable<ToursTable>, createdAt: string): Promise<TourRow> {
       return db.transaction().execute(async (trx) => {
-        const inserted = await insertTour(trx, values.date, values.location, values.creator_id, values.complete ?? 0, values.created_at, values.updated_at)
+        const inserted = await insertTour(
+          trx,
+          values.date,
+          values.location,
+          values.creator_id,
+          values.complete ?? 0,
+          values.created_at,
+          values.updated_at
+        )
         const tour = inserted.rows[0] as TourRow
         await insertLink(trx, tour.id, values.creator_id, createdAt)
         return tour

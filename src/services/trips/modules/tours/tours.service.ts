@@ -25,7 +25,9 @@ export function normaliseTourDate(value: string): string {
   // new Date() rolls 2021-02-30 over to March; a real date survives the round trip. An offset can
   // also move a timestamp out of years 0000-9999, where toISOString() writes "+010000-01-01…".
   if (!day || !/^\d{4}-\d{2}-\d{2}$/.test(day) || (plain && day !== value)) {
-    throw tripsError('TRIPS_VALIDATION_FAILED', undefined, { details: [{ pointer: '/date', message: `date ${JSON.stringify(value)} is not a valid date` }] })
+    throw tripsError('TRIPS_VALIDATION_FAILED', undefined, {
+      details: [{ pointer: '/date', message: `date ${JSON.stringify(value)} is not a valid date` }]
+    })
   }
   return day
 }
@@ -37,7 +39,9 @@ export function createToursService({ tours, users, access, now }: ToursServiceDe
     async create(caller: Caller, input: Static<typeof CreateTourBody>, pathUserId?: number): Promise<TourRow> {
       const creatorId = input.creator_id ?? pathUserId
       if (creatorId === undefined) {
-        throw tripsError('TRIPS_VALIDATION_FAILED', undefined, { details: [{ pointer: '/creator_id', message: "creator_id must have required property 'creator_id'" }] })
+        throw tripsError('TRIPS_VALIDATION_FAILED', undefined, {
+          details: [{ pointer: '/creator_id', message: "creator_id must have required property 'creator_id'" }]
+        })
       }
       const creator = await users.findById(creatorId)
       // A caller without a user is refused before anything else is said; a creator who is the
@@ -46,14 +50,17 @@ export function createToursService({ tours, users, access, now }: ToursServiceDe
       if (!creator) throw tripsError('TRIPS_USER_NOT_FOUND', `No user with id ${creatorId} to create the tour for.`)
       await access.assertCreator(caller, creator)
       const at = now()
-      return tours.insertWithCreatorLink({
-        date: normaliseTourDate(input.date),
-        location: input.location,
-        creator_id: creator.id,
-        complete: flag(input.complete) ?? 0,
-        created_at: at,
-        updated_at: at
-      }, at)
+      return tours.insertWithCreatorLink(
+        {
+          date: normaliseTourDate(input.date),
+          location: input.location,
+          creator_id: creator.id,
+          complete: flag(input.complete) ?? 0,
+          created_at: at,
+          updated_at: at
+        },
+        at
+      )
     },
 
     get: (caller: Caller, id: number) => access.readableTour(caller, id),

@@ -17,25 +17,51 @@ export interface UsersRouteDeps {
 export function usersRoutes({ users, caller, compat }: UsersRouteDeps) {
   const R = userResponses(compat)
   return async function register(app: App) {
-    app.post('/user', {
-      schema: { tags: ['users'], summary: 'Create a user', description: PARAMS_NOTE, security, body: CreateUserBody, response: { 200: R.user } }
-    }, async (request) => ({ data: renderUser(await users.create(caller.of(request), request.body)) }))
+    app.post(
+      '/user',
+      {
+        schema: {
+          tags: ['users'],
+          summary: 'Create a user',
+          description: PARAMS_NOTE,
+          security,
+          body: CreateUserBody,
+          response: { 200: R.user }
+        }
+      },
+      async (request) => ({ data: renderUser(await users.create(caller.of(request), request.body)) })
+    )
 
-    app.get('/user/:email_address', {
-      schema: {
-        tags: ['users'], summary: 'Find a user by e-mail address (case-insensitive; a numeric segment is taken as the id)', security,
-        params: UserParams,
-        response: { 200: R.userLookup }
+    app.get(
+      '/user/:email_address',
+      {
+        schema: {
+          tags: ['users'],
+          summary: 'Find a user by e-mail address (case-insensitive; a numeric segment is taken as the id)',
+          security,
+          params: UserParams,
+          response: { 200: R.userLookup }
+        }
+      },
+      async (request) => {
+        const user = renderUser(await users.lookup(caller.of(request), request.params.email_address))
+        return { data: compat === 'original' ? [user] : user }
       }
-    }, async (request) => {
-      const user = renderUser(await users.lookup(caller.of(request), request.params.email_address))
-      return { data: compat === 'original' ? [user] : user }
-    })
+    )
 
     for (const method of ['PATCH', 'PUT'] as const) {
       app.route({
-        method, url: '/user/:id',
-        schema: { tags: ['users'], summary: 'Update your user', description: PARAMS_NOTE, security, params: idParams, body: UpdateUserBody, response: { 202: R.user } },
+        method,
+        url: '/user/:id',
+        schema: {
+          tags: ['users'],
+          summary: 'Update your user',
+          description: PARAMS_NOTE,
+          security,
+          params: idParams,
+          body: UpdateUserBody,
+          response: { 202: R.user }
+        },
         handler: async (request, reply) => {
           const user = await users.update(caller.of(request), Number(request.params.id), request.body)
           return reply.code(202).send({ data: renderUser(user) })
@@ -43,11 +69,21 @@ export function usersRoutes({ users, caller, compat }: UsersRouteDeps) {
       })
     }
 
-    app.delete('/user/:id', {
-      schema: { tags: ['users'], summary: 'Delete your user (and your tour memberships)', security, params: idParams, response: { 204: Type.Null() } }
-    }, async (request, reply) => {
-      await users.delete(caller.of(request), Number(request.params.id))
-      return reply.code(204).send(null)
-    })
+    app.delete(
+      '/user/:id',
+      {
+        schema: {
+          tags: ['users'],
+          summary: 'Delete your user (and your tour memberships)',
+          security,
+          params: idParams,
+          response: { 204: Type.Null() }
+        }
+      },
+      async (request, reply) => {
+        await users.delete(caller.of(request), Number(request.params.id))
+        return reply.code(204).send(null)
+      }
+    )
   }
 }

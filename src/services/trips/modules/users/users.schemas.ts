@@ -9,19 +9,28 @@ const UserFields = {
   emergency_number: Text('emergency phone number (default "nil")', 100)
 }
 
-export const CreateUserBody = Type.Object({
-  user_name: UserFields.user_name,
-  email_address: UserFields.email_address,
-  emergency_contact_name: Type.Optional(UserFields.emergency_contact_name),
-  emergency_number: Type.Optional(UserFields.emergency_number)
-}, closed)
+export const CreateUserBody = Type.Object(
+  {
+    user_name: UserFields.user_name,
+    email_address: UserFields.email_address,
+    emergency_contact_name: Type.Optional(UserFields.emergency_contact_name),
+    emergency_number: Type.Optional(UserFields.emergency_number)
+  },
+  closed
+)
 export const UpdateUserBody = Type.Partial(Type.Object(UserFields), closed)
 
 export const UserParams = Type.Object({ email_address: Type.String({ minLength: 1, maxLength: 254 }) })
 
-export const UserResource = resource('user', Type.Object({
-  user_name: Type.String(), email_address: Type.String(), emergency_contact_name: Type.String(), emergency_number: Type.String()
-}))
+export const UserResource = resource(
+  'user',
+  Type.Object({
+    user_name: Type.String(),
+    email_address: Type.String(),
+    emergency_contact_name: Type.String(),
+    emergency_number: Type.String()
+  })
+)
 
 export function userResponses(compat: Compat) {
   return {

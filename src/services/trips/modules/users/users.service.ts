@@ -18,7 +18,9 @@ export interface UsersServiceDeps {
 export function createUsersService({ users, access, now }: UsersServiceDeps) {
   function emailTaken(error: unknown): never {
     if (isUniqueViolation(error)) {
-      throw tripsError('TRIPS_EMAIL_TAKEN', undefined, { details: [{ pointer: '/email_address', message: 'email_address has already been taken' }] })
+      throw tripsError('TRIPS_EMAIL_TAKEN', undefined, {
+        details: [{ pointer: '/email_address', message: 'email_address has already been taken' }]
+      })
     }
     throw error
   }
@@ -34,15 +36,17 @@ export function createUsersService({ users, access, now }: UsersServiceDeps) {
     async create(caller: Caller, input: Static<typeof CreateUserBody>): Promise<UserRow> {
       access.assertOwnEmail(caller, input.email_address)
       const at = now()
-      return users.insert({
-        user_name: input.user_name,
-        email_address: input.email_address,
-        email_key: input.email_address.toLowerCase(),
-        emergency_contact_name: input.emergency_contact_name ?? ABSENT,
-        emergency_number: input.emergency_number ?? ABSENT,
-        created_at: at,
-        updated_at: at
-      }).catch(emailTaken)
+      return users
+        .insert({
+          user_name: input.user_name,
+          email_address: input.email_address,
+          email_key: input.email_address.toLowerCase(),
+          emergency_contact_name: input.emergency_contact_name ?? ABSENT,
+          emergency_number: input.emergency_number ?? ABSENT,
+          created_at: at,
+          updated_at: at
+        })
+        .catch(emailTaken)
     },
 
     /**
