@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, settingsOf } from '../../src/core/config/confi
 import { configFragments } from '../../src/cli/registry.js'
 import { tripsConfig } from '../../src/services/trips/config.js'
 import { feedConfig } from '../../src/services/feed/config.js'
+import { marketplaceConfig } from '../../src/services/marketplace/config.js'
 
 const all = configFragments()
 
@@ -13,6 +14,7 @@ test('config: defaults are applied and typed', () => {
   assert.equal(settingsOf(config, tripsConfig).port, 3200)
   assert.equal(settingsOf(config, tripsConfig).compat, 'seed')
   assert.equal(settingsOf(config, feedConfig).clientPort, 3000)
+  assert.equal(settingsOf(config, marketplaceConfig).compat, 'g2')
   assert.equal(config.databaseUrl, undefined)
   assert.equal(config.shutdownMs, 10_000)
 })
@@ -32,6 +34,16 @@ test('config: one error lists every bad key, and never echoes secret values', ()
     assert.doesNotMatch(error.message, /hunter2/)
     assert.match(error.message, /TRIPS_PORT: .*65535.*"99999"/)
   }
+})
+
+test('config: MARKETPLACE_COMPAT takes g2 or g1; seed is the earlier name of g1', () => {
+  for (const [value, compat] of [
+    ['g2', 'g2'],
+    ['g1', 'g1'],
+    ['seed', 'g1']
+  ])
+    assert.equal(settingsOf(loadConfig({ MARKETPLACE_COMPAT: value }, {}, all), marketplaceConfig).compat, compat)
+  assert.throws(() => loadConfig({ MARKETPLACE_COMPAT: 'g3' }, {}, all), ConfigError)
 })
 
 test('config: flags override the environment; empty variables count as unset', () => {

@@ -4,22 +4,28 @@ import { injectedResponse, type InjectedResponse } from './inject.js'
 /**
  * What ChannelEngine's generated PHP client of November 2016 (channelengine/merchant-api-client-php,
  * the "Merchant:"/"Channel:" generation, commit 993926d / cfc86ab) puts on the wire and how it reads
- * the answer, restated from its lib/ApiClient.php, lib/ObjectSerializer.php and lib/Model/*.php.
+ * the answer, restated from its lib/ApiClient.php, lib/ObjectSerializer.php and lib/Model/*.php
+ * (checked against the real client by test/e2e/marketplace-php-client.test.ts, which runs it).
  *
  * Requests (ApiClient::callApi): every call sends `Accept: application/json` and
  * `Content-Type: application/json` (selectHeaderContentType answers application/json for an
- * empty list too, so GET and DELETE carry it), the User-Agent `Swagger-Codegen/1.0.0/php`, query
- * parameters through http_build_query, DateTime values as DATE_ATOM, and a model body as
- * json_encode(sanitizeForSerialization(model)): properties under their attributeMap name, null
- * properties omitted, "/" escaped as "\/".
+ * empty list too, so GET and DELETE carry it; DELETE with an empty body), the User-Agent
+ * `Swagger-Codegen/1.0.0/php`, query parameters through http_build_query, DateTime values as
+ * DATE_ATOM, and a model body as json_encode(sanitizeForSerialization(model)): properties under
+ * their attributeMap name, null properties omitted, "/" escaped as "\/" and non-ASCII as \uXXXX.
+ * The operations never add the API key (the apikey scheme is declared only globally, "No
+ * authorization required" per operation): an integrator adds it as a default header of the
+ * Configuration (addDefaultHeader), which is what callAsClient does.
  *
  * Responses (ObjectSerializer::deserialize): anything outside 200..299 throws ApiException;
  * otherwise each property of the response model is read by its wire name, absent or null ones are
  * skipped, extra ones ignored. Scalars go through settype (an object where a string is declared is
  * a fatal error), `X[]` is iterated, and enum setters throw InvalidArgumentException on a value
- * outside their list.
+ * outside their list. A model's listInvalidProperties() then names each required property that is
+ * null ("'channel_reference' can't be null"): MODELS marks those `required`. (It also calls every
+ * unset optional enum invalid — in_array(null, allowed) — which a client cannot act on; an unset
+ * optional field is not a problem here either.)
  */
-
 type Field =
   | 'string'
   | 'int'
@@ -143,7 +149,12 @@ export const MODELS: Record<string, ModelSpec> = {
   ChannelProductLine: { ChannelProductReference: f('string', true), Quantity: f('int', true) },
   MerchantReturnResponse: { MerchantOrderReference: f('string'), Lines: f({ list: 'MerchantReturnLineResponse' }), ...returnFields },
   MerchantReturnLineResponse: { MerchantProductReference: f('string'), Quantity: f('int', true) },
-  ChannelReturnResponse: { ChannelOrderReference: f('string', true), Lines: f({ list: 'ChannelProductLine' }, true), ...returnFields },
+  ChannelReturnResponse: {
+    ChannelReference: f('string', true),
+    ChannelOrderReference: f('string', true),
+    Lines: f({ list: 'ChannelProductLine' }, true),
+    ...returnFields
+  },
   ChannelOfferResponse: { ChannelProductReference: f('string'), Price: f('double'), Stock: f('int') },
   ChannelProductChangesResponse: {
     ToBeCreated: f({ list: 'ChannelProductResponse' }),
@@ -223,7 +234,7 @@ export function clientProblems(response: InjectedResponse, type: ResponseType): 
   return problems
 }
 
-/** sanitizeForSerialization + json_encode: nulls dropped from models, "/" escaped. */
+/** sanitizeForSerialization + json_encode: nulls dropped from models, "/" escaped, non-ASCII as \uXXXX. */
 export function phpJson(body: unknown): string {
   const drop = (v: unknown): unknown =>
     Array.isArray(v)
@@ -235,7 +246,9 @@ export function phpJson(body: unknown): string {
               .map(([k, x]) => [k, drop(x)])
           )
         : v
-  return JSON.stringify(drop(body)).replace(/\//g, '\\/')
+  return JSON.stringify(drop(body))
+    .replace(/\//g, '\\/')
+    .replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
 export interface ClientCall {
@@ -245,18 +258,19 @@ export interface ClientCall {
   body?: unknown
 }
 
-/** One request exactly as ApiClient::callApi sends it; the key goes in the `apikey` query parameter (the README's scheme). */
+/** One request exactly as ApiClient::callApi sends it, the key as a Configuration default header (X-CE-KEY). */
 export async function callAsClient(app: App, key: string, call: ClientCall): Promise<InjectedResponse> {
-  const query = new URLSearchParams({ ...call.query, apikey: key }).toString()
-  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'Swagger-Codegen/1.0.0/php' }
-  // DELETE carries `Content-Type: application/json` with an empty body in the client; accepting that
-  // is another change (the core's empty-JSON-body handling), so this emulation leaves the header out for now.
-  if (call.method !== 'DELETE') headers['content-type'] = 'application/json'
+  const query = new URLSearchParams(call.query).toString()
   const response = await app.inject({
     method: call.method,
-    url: `/v2${call.path}?${query}`,
-    headers,
-    ...(call.body === undefined ? {} : { payload: phpJson(call.body) })
+    url: `/v2${call.path}${query ? `?${query}` : ''}`,
+    headers: {
+      accept: 'application/json',
+      'content-type': 'application/json',
+      'user-agent': 'Swagger-Codegen/1.0.0/php',
+      'x-ce-key': key
+    },
+    payload: call.body === undefined ? '' : phpJson(call.body)
   })
   return injectedResponse(response)
 }

@@ -24,7 +24,11 @@ import { productsRoutes } from './modules/products/products.routes.js'
 import { createProductsService } from './modules/products/products.service.js'
 
 export const MARKETPLACE_PREFIX = '/v2'
-export type MarketplaceCompat = 'seed' | 'g2'
+/**
+ * MARKETPLACE_COMPAT: 'g2' (default) answers the shapes the official 2016 client reads where they differ
+ * from the G1 view models (ProductCreationResult, ExtraData as a list, ToBeRemoved as references); 'g1' the G1 ones.
+ */
+export type MarketplaceCompat = 'g1' | 'g2'
 
 export interface MarketplaceAppDeps {
   db: MarketplaceDb
@@ -36,7 +40,7 @@ export interface MarketplaceAppDeps {
   authenticate?: Authenticate
   /** Bytes of rendered list responses kept in memory (default 64 MiB; 0 disables the cache). */
   readCacheBytes?: number
-  /** MARKETPLACE_COMPAT: 'g2' answers the two shapes of the 2016 clients that conflict with the seed's. */
+  /** MARKETPLACE_COMPAT (default 'g2'). */
   compat?: MarketplaceCompat
 }
 
@@ -78,7 +82,7 @@ export async function buildMarketplaceApp(deps: MarketplaceAppDeps): Promise<App
   const apiKey = createApiKeyGuard(deps.authenticate ?? createAuthenticator(createKeysRepository(deps.db)))
   const cache = createReadCache(deps.readCacheBytes)
   const { pageSize } = deps
-  const compat = deps.compat ?? 'seed'
+  const compat = deps.compat ?? 'g2'
 
   // Every /v2 route needs a key; the routes register in this order (it is the OpenAPI path order).
   await app.register(

@@ -6,10 +6,15 @@ export const marketplaceConfig = defineConfigFragment({
   schema: Type.Object({
     MARKETPLACE_PORT: Port(3400, 'marketplace port'),
     MARKETPLACE_PAGE_SIZE: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
-    // g2: the two response shapes of the 2016 "Merchant:/Channel:" clients that conflict with the seed's (docs/compatibility.md).
-    MARKETPLACE_COMPAT: Type.Union([Type.Literal('seed'), Type.Literal('g2')], { default: 'seed' })
+    // The response shapes where the official 2016 client (g2, the default) and the G1 view models of the
+    // seed's documentation (g1) differ; `seed` is the earlier name of g1 (docs/compatibility.md).
+    MARKETPLACE_COMPAT: Type.Union([Type.Literal('g2'), Type.Literal('g1'), Type.Literal('seed')], { default: 'g2' })
   }),
-  resolve: (env) => ({ port: env.MARKETPLACE_PORT, pageSize: env.MARKETPLACE_PAGE_SIZE, compat: env.MARKETPLACE_COMPAT })
+  resolve: (env) => ({
+    port: env.MARKETPLACE_PORT,
+    pageSize: env.MARKETPLACE_PAGE_SIZE,
+    compat: env.MARKETPLACE_COMPAT === 'g2' ? ('g2' as const) : ('g1' as const)
+  })
 })
 
 export type MarketplaceSettings = SettingsOf<typeof marketplaceConfig>

@@ -432,3 +432,55 @@ test('optional fields the official OpenAPI marks nullable accept null on orders,
   assert.equal(refused.status, 400, refused.body)
   assert.ok(isErrorEnvelope(refused.json, 400), refused.body)
 })
+
+test('an acknowledgement without Lines (2016 clients) names line n "<order>-<n>", skipping a reference another line has', async () => {
+  const { m, mk, ck } = await setup()
+  for (const [reference, lines] of [
+    ['BOL-A', [['SHIRT-S', 2, 19.99] as [string, number, number], ['MUG', 3, 7.5] as [string, number, number]]],
+    ['BOL-B', [['SHIRT-M', 1, 19.99] as [string, number, number]]]
+  ] as const)
+    assert.equal((await m.call(ck, 'POST', '/orders', orderBody(reference, [...lines]))).status, 201)
+  const [a, b] = (await m.call(mk, 'GET', '/orders/new')).json.Content
+  // Order B takes "SO-5-2" as a line reference of its own first.
+  const ackB = await m.call(mk, 'POST', '/orders/acknowledge', {
+    MerchantOrderReference: 'SO-7',
+    OrderId: b.Id,
+    Lines: [{ OrderLineId: b.Lines[0].Id, MerchantOrderLineReference: 'SO-5-2' }]
+  })
+  assert.equal(ackB.status, 201, ackB.body)
+  const ackA = await m.call(mk, 'POST', '/orders/acknowledge', { MerchantOrderReference: 'SO-5', OrderId: a.Id })
+  assert.equal(ackA.status, 201, ackA.body)
+  assert.deepEqual(
+    ackA.json.Content.Lines.map((l: any) => [l.MerchantReference, l.Status]),
+    [
+      ['SO-5-1', 'IN_PROGRESS'],
+      [null, 'IN_PROGRESS']
+    ]
+  )
+
+  // Later calls name the first line by its reference, the second by its product; "SO-5-2" is order SO-7's line.
+  const backorder = await m.call(mk, 'POST', '/backorders', {
+    MerchantBackorderReference: 'BO-5',
+    MerchantOrderReference: 'SO-5',
+    Lines: [
+      { MerchantOrderLineReference: 'SO-5-1', Quantity: 1 },
+      { MerchantOrderLineReference: 'MUG', Quantity: 2 }
+    ]
+  })
+  assert.equal(backorder.status, 201, backorder.body)
+  assert.deepEqual(
+    backorder.json.Content.Lines.map((l: any) => [l.MerchantOrderLineReference, l.MerchantProductReference, l.Quantity]),
+    [
+      ['SO-5-1', 'SHIRT-S', 1],
+      ['MUG', 'MUG', 2]
+    ]
+  )
+  const foreign = await m.call(mk, 'POST', '/shipments', {
+    MerchantShipmentReference: 'SH-5',
+    MerchantOrderReference: 'SO-5',
+    Lines: [{ MerchantOrderLineReference: 'SO-5-2', Quantity: 1 }]
+  })
+  assert.equal(foreign.status, 404, foreign.body)
+  assert.match(foreign.json.Message, /order "SO-5" has no line "SO-5-2"/)
+  assert.equal((await m.call(mk, 'GET', '/orders/SO-5')).json.Content.Status, 'IN_BACKORDER')
+})

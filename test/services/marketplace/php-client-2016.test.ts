@@ -5,7 +5,8 @@ import { callAsClient, clientProblems, type ClientCall, type ResponseType } from
 
 /**
  * Every operation of ChannelEngine's PHP client of November 2016 (merchant-api-client-php @ 993926d
- * / cfc86ab), sent as that client sends it and read as it reads the answer. One story, in order:
+ * / cfc86ab), sent as that client sends it and read as it reads the answer (the real client runs in
+ * test/e2e/marketplace-php-client.test.ts). One story, in order:
  * each row names the client file it comes from, the request it makes and the response model it
  * deserialises into. Request bodies use the models' wire names (their attributeMap).
  */
@@ -238,14 +239,17 @@ const ROWS: Row[] = [
     op: 'backOrderCreate',
     from: 'BackOrderApi.php; BackOrder.php, BackOrderLine.php → ApiResponse.php',
     role: 'merchant',
-    // The order was acknowledged without line references: the line is named by its product reference.
+    // The acknowledgement named no lines: line 1 is "SO-1-1", line 2 "SO-1-2"; a line may also be named by its product.
     call: () => ({
       method: 'POST',
       path: '/backorders',
       body: {
         MerchantBackorderReference: 'BO-1',
         MerchantOrderReference: 'SO-1',
-        Lines: [{ MerchantOrderLineReference: 'TEE-M', Quantity: 1 }]
+        Lines: [
+          { MerchantOrderLineReference: 'SO-1-1', Quantity: 1 },
+          { MerchantOrderLineReference: 'MUG', Quantity: 1 }
+        ]
       }
     }),
     returns: { kind: 'ApiResponse' }
@@ -256,10 +260,14 @@ const ROWS: Row[] = [
     role: 'merchant',
     call: () => ({ method: 'GET', path: '/backorders/BO-1' }),
     returns: { kind: 'Single', of: 'BackOrder' },
+    // Each line answers with the reference it was named by.
     then: (body) =>
       assert.deepEqual(
-        body.Content.Lines.map((l: any) => [l.MerchantOrderLineReference, l.Quantity]),
-        [['TEE-M', 1]]
+        body.Content.Lines.map((l: any) => [l.MerchantOrderLineReference, l.MerchantProductReference, l.Quantity]),
+        [
+          ['SO-1-1', 'TEE-M', 1],
+          ['MUG', 'MUG', 1]
+        ]
       )
   },
   {
@@ -352,10 +360,14 @@ const ROWS: Row[] = [
     role: 'channel',
     call: () => ({ method: 'GET', path: '/returns/channel', query: SINCE }),
     returns: { kind: 'Collection', of: 'ChannelReturnResponse' },
+    // ChannelReference is required: the channel's own, or the merchant's for a return the merchant declared.
     then: (body) =>
       assert.deepEqual(
-        body.Content.map((r: any) => r.Lines[0].ChannelProductReference),
-        ['bol-TEE-M', 'bol-TEE-M']
+        body.Content.map((r: any) => [r.ChannelReference, r.Lines[0].ChannelProductReference]),
+        [
+          ['RE-1', 'bol-TEE-M'],
+          ['BOL-R-1', 'bol-TEE-M']
+        ]
       )
   },
   {
@@ -373,8 +385,8 @@ const ROWS: Row[] = [
   }
 ]
 
-test('the PHP client of November 2016: every operation, in MARKETPLACE_COMPAT=g2 mode', async (t) => {
-  const m = await startMarketplace({ MARKETPLACE_COMPAT: 'g2' })
+test('the PHP client of November 2016: every operation, with the default MARKETPLACE_COMPAT (g2)', async (t) => {
+  const m = await startMarketplace()
   const w: World = { m, mk: await m.key('ACME', 'merchant'), ck: await m.key('ACME', 'channel', 'bol'), ids: {} }
   assert.equal(ROWS.length, new Set(ROWS.map((r) => r.op)).size)
   for (const row of ROWS) {
@@ -384,54 +396,70 @@ test('the PHP client of November 2016: every operation, in MARKETPLACE_COMPAT=g2
       await row.then?.(response.json, w)
     })
   }
-})
-
-test('without MARKETPLACE_COMPAT the seed shapes stay: only the conflicting reads differ from the 2016 models', async () => {
-  const m = await startMarketplace()
-  const w: World = { m, mk: await m.key('ACME', 'merchant'), ck: await m.key('ACME', 'channel', 'bol'), ids: {} }
-  const failing: string[] = []
-  for (const row of ROWS) {
-    const response = await callAsClient(m.app, row.role === 'merchant' ? w.mk : w.ck, row.call(w))
-    assert.ok(response.status >= 200 && response.status < 300, `${row.op}: ${response.body}`)
-    const problems = clientProblems(response, row.returns)
-    try {
-      await row.then?.(response.json, w)
-    } catch (error) {
-      problems.push(String(error))
-    }
-    if (problems.length > 0) failing.push(row.op)
-  }
-  // ProductCreationResult, ExtraData as a list and ToBeRemoved as references are the g2 shapes.
-  assert.deepEqual(failing, ['productCreate', 'productGetByMerchantReference', 'productGetDataChanges', 'productDelete'])
-
-  const product = await callAsClient(m.app, w.mk, { method: 'GET', path: '/products/merchant/TEE' })
-  assert.deepEqual(product.json.Content.ExtraData, { material: 'cotton' })
-  const created = await callAsClient(m.app, w.mk, { method: 'POST', path: '/products', body: [{ MerchantReference: 'CAP', Name: 'Cap' }] })
-  assert.equal(created.json.Content[0].MerchantProductReference, 'CAP')
-  const removed = await callAsClient(m.app, w.ck, { method: 'GET', path: '/products/data' })
-  assert.deepEqual(
-    removed.json.Content.ToBeRemoved.map((p: any) => [p.MerchantProductReference, p.ChannelProductReference]),
-    [['MUG', 'bol-MUG']]
-  )
-
-  // The acknowledgement without lines moved the order and its lines on; their quantities add up.
+  // The acknowledgement without lines gave each line the reference `<order>-<n>`; the quantities add up.
   const order = await m.call(w.mk, 'GET', '/orders/SO-1')
   assert.deepEqual(
-    order.json.Content.Lines.map((l: any) => [
-      l.ChannelReference,
-      l.MerchantReference,
-      l.ShippedQuantity,
-      l.CancelledQuantity,
-      l.BackorderQuantity,
-      l.ReturnedQuantity
-    ]),
+    order.json.Content.Lines.map((l: any) => [l.MerchantReference, l.ChannelReference, l.ShippedQuantity, l.BackorderQuantity]),
     [
-      ['bol-TEE-M', null, 2, 0, 1, 2],
-      ['bol-MUG', null, 0, 1, 0, 0]
+      ['SO-1-1', 'bol-TEE-M', 2, 1],
+      ['SO-1-2', 'bol-MUG', 0, 1]
     ]
   )
-  assert.equal(order.json.Content.Status, 'IN_COMBI')
-  assert.equal(order.json.Content.BillingAddress.Original, 'Main 1, Amsterdam')
+})
+
+test('MARKETPLACE_COMPAT=g1 (or its old name seed) keeps the G1 shapes: only the reads of those differ from the 2016 models', async () => {
+  for (const compat of ['g1', 'seed']) {
+    const m = await startMarketplace({ MARKETPLACE_COMPAT: compat })
+    const w: World = { m, mk: await m.key('ACME', 'merchant'), ck: await m.key('ACME', 'channel', 'bol'), ids: {} }
+    const failing: string[] = []
+    for (const row of ROWS) {
+      const response = await callAsClient(m.app, row.role === 'merchant' ? w.mk : w.ck, row.call(w))
+      assert.ok(response.status >= 200 && response.status < 300, `${row.op}: ${response.body}`)
+      const problems = clientProblems(response, row.returns)
+      try {
+        await row.then?.(response.json, w)
+      } catch (error) {
+        problems.push(String(error))
+      }
+      if (problems.length > 0) failing.push(row.op)
+    }
+    // ProductCreationResult, ExtraData as a list and ToBeRemoved as references are the g2 shapes.
+    assert.deepEqual(failing, ['productCreate', 'productGetByMerchantReference', 'productGetDataChanges', 'productDelete'], compat)
+
+    const product = await callAsClient(m.app, w.mk, { method: 'GET', path: '/products/merchant/TEE' })
+    assert.deepEqual(product.json.Content.ExtraData, { material: 'cotton' })
+    const created = await callAsClient(m.app, w.mk, {
+      method: 'POST',
+      path: '/products',
+      body: [{ MerchantReference: 'CAP', Name: 'Cap' }]
+    })
+    assert.equal(created.json.Content[0].MerchantProductReference, 'CAP')
+    const removed = await callAsClient(m.app, w.ck, { method: 'GET', path: '/products/data' })
+    assert.deepEqual(
+      removed.json.Content.ToBeRemoved.map((p: any) => [p.MerchantProductReference, p.ChannelProductReference]),
+      [['MUG', 'bol-MUG']]
+    )
+
+    // The acknowledgement without lines moved the order and its lines on; their quantities add up.
+    const order = await m.call(w.mk, 'GET', '/orders/SO-1')
+    assert.deepEqual(
+      order.json.Content.Lines.map((l: any) => [
+        l.ChannelReference,
+        l.MerchantReference,
+        l.ShippedQuantity,
+        l.CancelledQuantity,
+        l.BackorderQuantity,
+        l.ReturnedQuantity
+      ]),
+      [
+        ['bol-TEE-M', 'SO-1-1', 2, 0, 1, 2],
+        ['bol-MUG', 'SO-1-2', 0, 1, 1, 0]
+      ]
+    )
+    // Every open unit is backordered (1 of TEE-M, 1 of MUG after its cancellation).
+    assert.equal(order.json.Content.Status, 'IN_BACKORDER')
+    assert.equal(order.json.Content.BillingAddress.Original, 'Main 1, Amsterdam')
+  }
 })
 
 test('2016 request shapes: conflicts, ambiguity, roles and the paths beside /v2/returns/{ref}', async () => {

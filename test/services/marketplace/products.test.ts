@@ -13,8 +13,9 @@ test('product sync: parents before children, repeated GET is stable, ack shows o
     Children: [product('TEE-S', { Size: 'S' }), product('TEE-M', { Size: 'M' })]
   })
   assert.equal(up.status, 200, up.body)
-  assert.deepEqual(refs(up.json.Content), ['TEE', 'TEE-S', 'TEE-M'])
-  assert.equal(up.json.Content[1].ParentMerchantReference, 'TEE')
+  // The official 2016 client's ProductCreationResult (MARKETPLACE_COMPAT=g1 answers the products written instead).
+  assert.deepEqual(up.json.Content, { AcceptedCount: 3, RejectedCount: 0, ProductMessages: [] })
+  assert.equal((await m.call(mk, 'GET', '/products/TEE-S')).json.Content.ParentMerchantReference, 'TEE')
   assert.equal((await m.call(mk, 'POST', '/products', [product('LONE', { Price: 5 })])).status, 200)
 
   const first = await m.call(ck, 'GET', '/products/data')
@@ -86,7 +87,8 @@ test('product sync: parents before children, repeated GET is stable, ack shows o
   assert.equal(del.status, 200)
   assert.equal((await m.call(mk, 'GET', '/products/TEE-S')).json.Content.IsActive, false)
   const removed = await m.call(ck, 'GET', '/products/data')
-  assert.deepEqual(refs(removed.json.Content.ToBeRemoved), ['TEE', 'TEE-S', 'TEE-M'])
+  // The channel's own references (the official 2016 client's ToBeRemoved: string[]), ready to echo in Removed.
+  assert.deepEqual(removed.json.Content.ToBeRemoved, ['c-tee', 'c-s', 'c-m'])
   assert.equal((await m.call(ck, 'POST', '/products/data', { Removed: ['c-tee', 'c-s', 'c-m'] })).status, 201)
   assert.equal((await m.call(ck, 'GET', '/products/data')).json.ToBeRemovedTotalCount, 0)
   const reuse = await m.call(mk, 'POST', '/products', product('TEE'))
@@ -203,5 +205,35 @@ test('product data acknowledgement: Created, Updated and Removed may be null (nu
     (await m.call(ck, 'POST', '/products/data', { Created: null, Updated: [null] })).status,
     400,
     'a null reference is still refused'
+  )
+})
+
+test('ExtraData answers as the official 2016 client reads it: a list of {Key, Value, Type, IsPublic}, Type TEXT unless sent', async () => {
+  const m = await startMarketplace()
+  const mk = await m.key('ACME', 'merchant')
+  const ck = await m.key('ACME', 'channel', 'bol')
+  const mapped = await m.call(mk, 'POST', '/products', product('MAP', { ExtraData: { colour: 'red', size: 'XL' } }))
+  assert.deepEqual(mapped.json.Content, { AcceptedCount: 1, RejectedCount: 0, ProductMessages: [] })
+  const listed = await m.call(mk, 'POST', '/products', [
+    product('LIST', { ExtraData: [{ Key: 'manual', Value: 'https://x.example/m.pdf', Type: 'URL', IsPublic: false }] })
+  ])
+  assert.equal(listed.status, 200, listed.body)
+  assert.deepEqual((await m.call(mk, 'GET', '/products/MAP')).json.Content.ExtraData, [
+    { Key: 'colour', Value: 'red', Type: 'TEXT', IsPublic: null },
+    { Key: 'size', Value: 'XL', Type: 'TEXT', IsPublic: null }
+  ])
+  const changes = (await m.call(ck, 'GET', '/products/data')).json.Content.ToBeCreated
+  assert.deepEqual(
+    changes.map((p: any) => [p.MerchantProductReference, p.ExtraData]),
+    [
+      [
+        'MAP',
+        [
+          { Key: 'colour', Value: 'red', Type: 'TEXT', IsPublic: null },
+          { Key: 'size', Value: 'XL', Type: 'TEXT', IsPublic: null }
+        ]
+      ],
+      ['LIST', [{ Key: 'manual', Value: 'https://x.example/m.pdf', Type: 'URL', IsPublic: false }]]
+    ]
   )
 })

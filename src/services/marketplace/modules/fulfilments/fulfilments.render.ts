@@ -13,8 +13,8 @@ export function renderFulfilment(kind: FulfilmentKind, f: FulfilmentWithLines): 
   }
   const lines = f.lines.map((l) => {
     const data = parseStored(l.data)
-    // A line of an order acknowledged without line references answers with the reference it was named by.
-    const merchantLineReference = l.line_merchant_reference ?? stringOrNull(data.MerchantOrderLineReference)
+    // A line named by its product in MerchantOrderLineReference (2016 clients) answers with the reference it was named by.
+    const merchantLineReference = stringOrNull(data.MerchantOrderLineReference) ?? l.line_merchant_reference
     return {
       line: l,
       data,
@@ -51,6 +51,9 @@ export function renderFulfilment(kind: FulfilmentKind, f: FulfilmentWithLines): 
       return {
         MerchantReturnReference: f.merchant_reference,
         ChannelReturnReference: f.channel_reference,
+        // The official 2016 client requires it (ChannelReturnResponse): a return the merchant declared
+        // has no channel reference, and its merchant reference is the one that identifies it.
+        ChannelReference: (f.channel_reference ?? f.merchant_reference) as string,
         ...common,
         Status: stringOrNull(data.Status) ?? 'DECLARED',
         Reason: stringOrNull(data.Reason) ?? 'OTHER',

@@ -124,6 +124,9 @@ export const ReturnBody = Type.Object({
 export const ReturnView = Type.Object({
   MerchantReturnReference: Nullable(Type.String()),
   ChannelReturnReference: Nullable(Type.String()),
+  ChannelReference: Type.String({
+    description: "the 2016 clients' ChannelReference: ChannelReturnReference, or MerchantReturnReference when the channel gave none"
+  }),
   MerchantOrderReference: Nullable(Type.String()),
   ChannelOrderReference: Type.String(),
   Status: Type.String(),

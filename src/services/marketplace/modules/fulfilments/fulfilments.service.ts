@@ -243,7 +243,8 @@ const lineName = (line: OrderLineRow) => JSON.stringify(line.merchant_reference 
  * The order line a request line names: by MerchantOrderLineReference or ChannelOrderLineReference,
  * or (2016 clients) by its product — MerchantProductReference, or ChannelProductReference at the
  * order's channel — when the order has exactly one line of it. A MerchantOrderLineReference that
- * names no line is tried as a product reference too: an order acknowledged without lines has none.
+ * names no line is tried as a product reference too: the 2016 clients (BackOrderLine) know a line
+ * by its product or by the reference its line-less acknowledgement gave it (`<order>-<n>`).
  */
 function findLine(
   order: OrderWithLines,
@@ -320,8 +321,8 @@ function matchLines(kind: FulfilmentKind, order: OrderWithLines, input: AnyInput
       )
     }
     const data = lineData(kind, requested, index)
-    // Kept so the line answers with the reference the client named it by (it has no merchant reference of its own).
-    if (byProduct && line.merchant_reference === null && requested.MerchantOrderLineReference !== undefined)
+    // A product named in MerchantOrderLineReference (2016 clients): kept, so the line answers with the reference it was named by.
+    if (byProduct && requested.MerchantOrderLineReference !== undefined)
       data.MerchantOrderLineReference = requested.MerchantOrderLineReference
     return { index, line, quantity: requested.Quantity, data }
   })

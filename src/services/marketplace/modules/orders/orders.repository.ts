@@ -155,6 +155,19 @@ export function createOrdersRepository(db: MarketplaceDb) {
       return { order, line }
     },
 
+    /** Which of these line references the customer's order lines already use. */
+    async lineReferencesInUse(trx: MarketplaceTrx, customerId: number, references: string[]): Promise<Set<string>> {
+      const rows = await selectInChunks(references, (chunk) =>
+        trx
+          .selectFrom('mp_order_lines')
+          .select('merchant_reference')
+          .where('customer_id', '=', customerId)
+          .where('merchant_reference', 'in', chunk)
+          .execute()
+      )
+      return new Set(rows.flatMap((row) => (row.merchant_reference === null ? [] : [row.merchant_reference])))
+    },
+
     /** NEW → IN_PROGRESS with the merchant reference; false when another acknowledge won. */
     async acknowledge(
       trx: MarketplaceTrx,

@@ -123,7 +123,7 @@ export const AcknowledgeBody = Type.Object({
         maxItems: 500,
         description:
           'every line of the order, once; ' +
-          'without Lines (2016 clients) the lines keep no merchant reference and are named by their product reference'
+          'without Lines (2016 clients) line n is named "<MerchantOrderReference>-<n>" (or by its product reference)'
       }
     )
   )

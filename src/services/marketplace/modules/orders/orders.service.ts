@@ -249,8 +249,9 @@ export function createOrdersService({ orders, products, now }: OrdersServiceDeps
     },
 
     /**
-     * Merchant: confirms the import of a NEW order, naming it and each of its lines; the order and
-     * lines become IN_PROGRESS. Exactly one of several concurrent acknowledges wins; the others,
+     * Merchant: confirms the import of a NEW order, naming it and each of its lines (or, 2016
+     * clients, only the order: its lines are then named `<order>-<n>`); the order and lines become
+     * IN_PROGRESS. Exactly one of several concurrent acknowledges wins; the others,
      * and any later one, get 409.
      */
     async acknowledge(principal: Principal, input: Static<typeof AcknowledgeBody>): Promise<OrderWithLines> {
@@ -276,7 +277,7 @@ export function createOrdersService({ orders, products, now }: OrdersServiceDeps
             const lineIds = new Set(order.lines.map((l) => l.id))
             const references = new Map<number, string>()
             const usedReferences = new Set<string>()
-            // Without Lines (2016 clients) the order is acknowledged as a whole.
+            // Without Lines (2016 clients) the order is acknowledged as a whole (line references below).
             const lines = input.Lines ?? []
             lines.forEach((line, i) => {
               if (!lineIds.has(line.OrderLineId)) {
@@ -316,6 +317,14 @@ export function createOrdersService({ orders, products, now }: OrdersServiceDeps
                 `MerchantOrderLineReference ${JSON.stringify(takenLine.merchant_reference)} ` +
                   `is already used by a line of order ${takenLine.order_id}.`
               )
+            if (input.Lines === undefined) {
+              // The 2016 acknowledgement names no lines, yet later calls name lines by the references given
+              // here (seed; the 2016 BackOrderLine too): line n of the order is called `<MerchantOrderReference>-<n>`,
+              // unless another order's line already has that reference (that line is then named by its product).
+              const derived = new Map(order.lines.map((l) => [l.id, `${input.MerchantOrderReference}-${l.line_no}`]))
+              const inUse = await orders.lineReferencesInUse(trx, principal.customerId, [...derived.values()])
+              for (const [lineId, reference] of derived) if (!inUse.has(reference)) references.set(lineId, reference)
+            }
             const won = await orders.acknowledge(trx, order.id, input.MerchantOrderReference, references, now())
             if (!won) throw marketplaceError('MARKETPLACE_ALREADY_ACKNOWLEDGED', `Order ${input.OrderId} was acknowledged concurrently.`)
           }),

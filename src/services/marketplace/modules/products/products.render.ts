@@ -6,12 +6,20 @@ import type { ChannelProductRow } from './products.repository.js'
 
 type ExtraDataTypes = Record<string, { Type: string | null; IsPublic: boolean | null }>
 
-/** The seed's key → value map, or (MARKETPLACE_COMPAT=g2) the 2016 clients' list of ExtraDataItem. */
+/**
+ * The official 2016 client's list of ExtraDataItem (MARKETPLACE_COMPAT=g2, the default; Type TEXT
+ * unless the merchant sent another), or the G1 key → value map (g1).
+ */
 function renderExtraData(d: StoredJson, compat: MarketplaceCompat) {
   const map = (d.ExtraData as Record<string, string> | null | undefined) ?? {}
-  if (compat !== 'g2') return map
+  if (compat === 'g1') return map
   const types = (d.ExtraDataTypes as ExtraDataTypes | undefined) ?? {}
-  return Object.entries(map).map(([Key, Value]) => ({ Key, Value, Type: types[Key]?.Type ?? null, IsPublic: types[Key]?.IsPublic ?? null }))
+  return Object.entries(map).map(([Key, Value]) => ({
+    Key,
+    Value,
+    Type: types[Key]?.Type ?? 'TEXT',
+    IsPublic: types[Key]?.IsPublic ?? null
+  }))
 }
 
 /** Stored product data (money in cents) → the ProductViewModel fields. */
@@ -67,6 +75,22 @@ export function renderChannelProduct(row: ChannelProductRow, compat: Marketplace
     ChannelProductReference: row.channel_reference,
     ParentChannelReference: row.parent_channel_reference
   })
+}
+
+/**
+ * A product of ToBeRemoved: the ChannelReference the channel acknowledged it under (g2, what the
+ * client's Removed acknowledgement takes back), or the G1 ProductViewModel (g1).
+ */
+export function renderRemovedProduct(row: ChannelProductRow, compat: MarketplaceCompat) {
+  // Only products the channel created (acknowledged under a reference) are ever listed as removed.
+  return compat === 'g1' ? renderChannelProduct(row, compat) : (row.channel_reference as string)
+}
+
+/** The answer to POST /v2/products: the official 2016 client's ProductCreationResult (g2), or the G1 products written (g1). */
+export function renderUpsertResult(written: (ProductRow & { parent_reference: string | null })[], compat: MarketplaceCompat) {
+  // Validation is all or nothing: a request is refused as a whole (400) or every product is written.
+  if (compat === 'g2') return { AcceptedCount: written.length, RejectedCount: 0, ProductMessages: [] }
+  return written.map((product) => renderMerchantProduct(product, compat))
 }
 
 /** An offer: the price and stock of a product the channel created. */

@@ -5,7 +5,7 @@ import { moveAliasInEach } from '../../http/aliases.js'
 import { Collection, done, EmptyEnvelope, errorResponses, ok, page, security, Single } from '../../http/envelope.js'
 import { RefParams } from '../../http/fields.js'
 import { sendCached, type ReadCache } from '../../http/read-cache.js'
-import { renderChannelProduct, renderMerchantProduct, renderOffer } from './products.render.js'
+import { renderChannelProduct, renderMerchantProduct, renderOffer, renderRemovedProduct, renderUpsertResult } from './products.render.js'
 import { ChangesQuery, OfferAckBody, OfferView, ProductDataAckBody, productViews, UpsertProductsBody } from './products.schemas.js'
 import type { ProductsService } from './products.service.js'
 
@@ -15,7 +15,7 @@ export interface ProductsRouteDeps {
   /** Rendered GET /v2/products/data pages, keyed by the customer's products version. */
   cache: ReadCache
   pageSize: number
-  /** 'g2': ToBeRemoved as references, POST answers ProductCreationResult, ExtraData as a list. */
+  /** 'g2' (default): ToBeRemoved as references, POST answers ProductCreationResult, ExtraData as a list; 'g1': the G1 shapes. */
   compat: MarketplaceCompat
 }
 
@@ -33,7 +33,7 @@ export function productsRoutes(app: App, { products, apiKey, cache, pageSize, co
         summary: 'Merchant: create or update products (a parent with Children, or an array)',
         security,
         body: UpsertProductsBody,
-        response: { 200: UpsertResponse ?? Collection(ProductResponseView), ...errorResponses(403, 404, 409) }
+        response: { 200: UpsertResponse, ...errorResponses(403, 404, 409) }
       },
       // One product (G1) or an array of them (G2): validated as an array.
       preValidation: async (request) => {
@@ -51,11 +51,8 @@ export function productsRoutes(app: App, { products, apiKey, cache, pageSize, co
       }
     },
     async (request) => {
-      const written = await products.upsert(apiKey.of(request), request.body)
-      // Validation is all or nothing: nothing is ever partly rejected.
-      if (UpsertResponse) return ok({ AcceptedCount: written.length, RejectedCount: 0, ProductMessages: [] })
-      const views = written.map(merchantView)
-      return page(views, views.length, views.length)
+      const result = renderUpsertResult(await products.upsert(apiKey.of(request), request.body), compat)
+      return Array.isArray(result) ? page(result, result.length, result.length) : ok(result)
     }
   )
 
@@ -89,7 +86,7 @@ export function productsRoutes(app: App, { products, apiKey, cache, pageSize, co
             ...ok({
               ToBeCreated: changes.created.map(channelView),
               ToBeUpdated: changes.updated.map(channelView),
-              ToBeRemoved: compat === 'g2' ? changes.removed.map((row) => row.channel_reference) : changes.removed.map(channelView)
+              ToBeRemoved: changes.removed.map((row) => renderRemovedProduct(row, compat))
             }),
             ToBeCreatedTotalCount: changes.totals.created,
             ToBeUpdatedTotalCount: changes.totals.updated,

@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
 import type { MarketplaceCompat } from '../../app.js'
-import { EnvelopeFields, Single } from '../../http/envelope.js'
+import { Collection, EnvelopeFields, Single } from '../../http/envelope.js'
 import { Enum, ExtraData, Money, Nullable, Rate, Ref, Text } from '../../http/fields.js'
 
 export const VAT_RATE_TYPES = ['STANDARD', 'REDUCED', 'SUPER_REDUCED'] as const
@@ -95,11 +95,27 @@ const productViewFields = {
 const ExtraDataItemView = Type.Object({
   Key: Type.String(),
   Value: Type.String(),
-  Type: Nullable(Type.String()),
-  IsPublic: Nullable(Type.Boolean())
+  Type: Type.String({ description: 'TEXT, NUMBER, URL or IMAGEURL; TEXT unless sent otherwise' }),
+  IsPublic: Nullable(Type.Boolean({ description: 'as sent; null when never sent' }))
 })
 
-/** The response shapes of the product routes: the seed's, or with MARKETPLACE_COMPAT=g2 the 2016 clients' where they conflict. */
+/** Messages about the products of a POST /v2/products (ProductCreationResult of the 2016 clients). */
+const ProductMessage = Type.Object({
+  Name: Nullable(Type.String()),
+  Reference: Type.String(),
+  Warnings: Type.Array(Type.String()),
+  Errors: Type.Array(Type.String())
+})
+const ProductCreationResult = Type.Object({
+  AcceptedCount: Type.Integer({ description: 'products written (parents, children and singles)' }),
+  RejectedCount: Type.Integer({ description: 'always 0: a request with an invalid product is refused as a whole (400)' }),
+  ProductMessages: Type.Array(ProductMessage, { description: 'messages about rejected products: none, see RejectedCount' })
+})
+
+/**
+ * The response shapes of the product routes (MARKETPLACE_COMPAT): 'g2', the default, those the
+ * official 2016 client reads; 'g1' the G1 view models where the two differ (docs/compatibility.md).
+ */
 export function productViews(compat: MarketplaceCompat) {
   const extraData = compat === 'g2' ? Type.Array(ExtraDataItemView) : ExtraData
   const ProductView = Type.Object({
@@ -114,26 +130,21 @@ export function productViews(compat: MarketplaceCompat) {
     Content: Type.Object({
       ToBeCreated: Type.Array(ProductView),
       ToBeUpdated: Type.Array(ProductView),
-      ToBeRemoved: compat === 'g2' ? Type.Array(Type.String({ description: 'your ChannelReference' })) : Type.Array(ProductView)
+      ToBeRemoved:
+        compat === 'g2'
+          ? Type.Array(Type.String({ description: 'the ChannelReference you acknowledged it under: echo it in Removed' }))
+          : Type.Array(ProductView)
     }),
     ToBeCreatedTotalCount: Type.Integer(),
     ToBeUpdatedTotalCount: Type.Integer(),
     ToBeRemovedTotalCount: Type.Integer(),
     ItemsPerPage: Type.Integer()
   })
-  const ProductCreationResult = Type.Object({
-    AcceptedCount: Type.Integer(),
-    RejectedCount: Type.Integer(),
-    ProductMessages: Type.Array(
-      Type.Object({
-        Name: Nullable(Type.String()),
-        Reference: Type.String(),
-        Warnings: Type.Array(Type.String()),
-        Errors: Type.Array(Type.String())
-      })
-    )
-  })
-  return { ProductResponseView, ProductChangesEnvelope, UpsertResponse: compat === 'g2' ? Single(ProductCreationResult) : null }
+  return {
+    ProductResponseView,
+    ProductChangesEnvelope,
+    UpsertResponse: compat === 'g2' ? Single(ProductCreationResult) : Collection(ProductResponseView)
+  }
 }
 
 // Each list may be null (the official OpenAPI marks them nullable): the same as leaving it out.
