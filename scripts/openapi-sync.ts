@@ -1,6 +1,7 @@
-// npm run openapi:sync — regenerates openapi/<service>.json from the route schemas.
+// npm run openapi:sync — regenerates openapi/<service>.json from the route schemas, and the docs' event table.
 import fs from 'node:fs'
 import path from 'node:path'
+import { syncEventsDoc } from './events-doc.js'
 import { generateOpenApiDocuments, OPENAPI_DIR } from './openapi.js'
 
 const documents = await generateOpenApiDocuments()
@@ -11,3 +12,4 @@ for (const [name, text] of documents) {
   fs.writeFileSync(file, text)
   console.log(`${before === text ? 'unchanged' : 'wrote    '} openapi/${name}.json`)
 }
+console.log(`${syncEventsDoc() ? 'wrote    ' : 'unchanged'} docs/orchestrator.md (event table)`)

@@ -1,21 +1,15 @@
 import { spawn } from 'node:child_process'
 import { randomBytes, randomUUID } from 'node:crypto'
-import fs from 'node:fs/promises'
 
 /**
- * Everything impure a service touches, passed in through its context, so tests substitute real
- * alternatives (a fixed clock, a local HTTP peer) without test-only branches in src/.
+ * What a service takes from its context instead of from Node directly, so tests substitute real
+ * alternatives (a fixed clock, a local HTTP peer, a spawn that counts processes) without
+ * test-only branches in src/: the clock, random ids, child processes and outbound HTTP. Files are
+ * read and written with node:fs directly; tests give services real temporary directories.
  */
 export interface Platform {
   clock: () => Date
   ids: { uuid(): string; token(bytes?: number): string }
-  timers: {
-    setTimeout: typeof setTimeout
-    clearTimeout: typeof clearTimeout
-    setInterval: typeof setInterval
-    clearInterval: typeof clearInterval
-  }
-  fs: typeof fs
   spawn: typeof spawn
   fetch: typeof fetch
 }
@@ -24,8 +18,6 @@ export function nodePlatform(overrides: Partial<Platform> = {}): Platform {
   return {
     clock: () => new Date(),
     ids: { uuid: () => randomUUID(), token: (bytes = 32) => randomBytes(bytes).toString('base64url') },
-    timers: { setTimeout, clearTimeout, setInterval, clearInterval },
-    fs,
     spawn,
     fetch: (input, init) => fetch(input, init),
     ...overrides

@@ -29,7 +29,6 @@ export function registerServe(program: Command): void {
     .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent (LOG_LEVEL)')
     .option('--log-format <format>', 'json|pretty (QUARTET_LOG_FORMAT; default: pretty on a terminal, JSON lines otherwise)')
     .option('--project <dir>', 'project directory of the orchestrator (QUARTET_PROJECT, default: the working directory)')
-    .option('--no-terminal', 'orchestrator: no embedded terminal (QUARTET_NO_TERMINAL=1)')
     .action(async (names: string[], options: ServeOptions) => {
       await serve(names, options)
     })
@@ -56,8 +55,7 @@ async function serve(names: string[], options: ServeOptions): Promise<void> {
       PORT: options.port,
       LOG_LEVEL: options.logLevel,
       QUARTET_LOG_FORMAT: options.logFormat,
-      QUARTET_PROJECT: options.project,
-      QUARTET_NO_TERMINAL: options.terminal === false ? '1' : undefined
+      QUARTET_PROJECT: options.project
     },
     configFragments(requested),
     (error) => errors.error(error.message, { problems: error.problems })

@@ -2,11 +2,9 @@ import type { Command } from 'commander'
 import type { CliRuntime } from '../../core/service.js'
 import type { AddOptions as MemoryAdd, SearchOptions as MemorySearch } from './cli/memory.js'
 
-/** Options every orchestrator command takes. */
-export interface ProjectOptions {
-  project?: string
-  dataDir?: string
-}
+import type { ProjectOptions } from './cli/options.js'
+
+export type { ProjectOptions } from './cli/options.js'
 
 function onProject(command: Command): Command {
   return command

@@ -16,7 +16,6 @@ export const orchestratorConfig = defineConfigFragment({
     ),
     QUARTET_API_AUTH_DISABLED: Flag('1 turns the bearer check off (loud warning; never on a remote bind)'),
     QUARTET_CONTROL_MUTATIONS: Flag('1 allows orchestration-control mutations (plan, start, kill …) over HTTP'),
-    QUARTET_NO_TERMINAL: Flag('1 disables the embedded terminal'),
     ORCHESTRATOR_APPROVAL_SWEEP_MS: Type.Integer({
       minimum: 100,
       maximum: 86_400_000,
@@ -36,7 +35,6 @@ export const orchestratorConfig = defineConfigFragment({
     apiToken: env.QUARTET_API_TOKEN,
     authDisabled: on(env.QUARTET_API_AUTH_DISABLED),
     controlMutations: on(env.QUARTET_CONTROL_MUTATIONS),
-    terminalEnabled: !on(env.QUARTET_NO_TERMINAL),
     rateLimit: env.ORCHESTRATOR_RATE_LIMIT,
     approvalSweepMs: env.ORCHESTRATOR_APPROVAL_SWEEP_MS
   })

@@ -1,6 +1,14 @@
 import { commonErrors } from '../../core/errors/common.js'
 import { defineErrors } from '../../core/errors/define.js'
 
+export const CONTROL_MUTATIONS_ENV = 'QUARTET_CONTROL_MUTATIONS'
+
+const CONTROL_MUTATION_REFUSAL =
+  'HTTP orchestration-control mutations are disabled. Control lives in the terminal: ' +
+  'use `quartet plan`, `quartet run` (`--resume`), `quartet kill` or `quartet status`, ' +
+  'and edit .quartet/config.json or DIRECTIVES.md directly. ' +
+  `Emergency re-enable: set \`api.control_mutations: true\` in .quartet/config.json or ${CONTROL_MUTATIONS_ENV}=1.`
+
 /** Errors of the orchestrator (rendered as `{error: message}`, with the code in the log). */
 export const orchestratorErrors = {
   ORCH_TASK_NOT_FOUND: { status: 404, message: 'task not found' },
@@ -31,6 +39,7 @@ export const orchestratorErrors = {
       'Approval decisions over HTTP are disabled: decide with `quartet approvals decide <id> allow|deny`, ' +
       'or set approval.api_decide: true in .quartet/config.json.'
   },
+  ORCH_CONTROL_MUTATIONS_OFF: { status: 403, message: CONTROL_MUTATION_REFUSAL },
   ORCH_APPROVAL_SELF_DECISION: { status: 403, message: 'A requester cannot decide its own approval request.' },
   ORCH_IDEMPOTENCY_KEY_REQUIRED: { status: 400, message: 'The Idempotency-Key header is required.' },
   ORCH_IDEMPOTENCY_CONFLICT: { status: 409, message: 'This Idempotency-Key was used with a different request body.' }

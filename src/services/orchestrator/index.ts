@@ -1,6 +1,8 @@
 import type { ServiceDefinition, StartupNote } from '../../core/service.js'
 import { buildOrchestratorApp } from './app.js'
+import { createOrchestrator } from './compose.js'
 import { orchestratorConfig, type OrchestratorSettings } from './config.js'
+import { resolveApiToken } from './runtime/api-token.js'
 import { orchestratorMigrations } from './state/migrations.js'
 import { packageVersion } from './version.js'
 
@@ -13,23 +15,42 @@ export const orchestratorService: ServiceDefinition<OrchestratorSettings> = {
   config: orchestratorConfig,
   async create({ config, settings, database, logger, platform }) {
     const orchestratorLogger = logger.child({ service: 'orchestrator' })
-    const { app, token } = await buildOrchestratorApp({
-      settings,
-      host: config.host,
+    const orchestrator = await createOrchestrator({
+      database,
+      platform,
+      projectRoot: settings.projectRoot,
       dataDir: config.dataDir,
       databaseUrl: config.databaseUrl,
-      database,
+      controlMutationsSwitch: settings.controlMutations,
       logger: orchestratorLogger,
-      platform,
-      version: packageVersion(),
       env: process.env
+    })
+    // A job that died while no server watched is shown as orphaned from the first request on.
+    await orchestrator.runControl.reconcileAll()
+    const token = resolveApiToken({
+      explicit: settings.apiToken,
+      env: { ...process.env, QUARTET_API_AUTH_DISABLED: settings.authDisabled ? '1' : undefined },
+      projectConfigToken: orchestrator.config.read().config.api_auth_token,
+      projectRoot: settings.projectRoot,
+      host: config.host
+    })
+    const app = await buildOrchestratorApp({
+      orchestrator,
+      token,
+      host: config.host,
+      version: packageVersion(),
+      logger: orchestratorLogger,
+      rateLimit: settings.rateLimit,
+      approvalSweepMs: settings.approvalSweepMs,
+      clock: platform.clock
     })
     const notes: StartupNote[] = [`project: ${settings.projectRoot}`]
     if (token.warning) notes.push({ warning: `auth: WARNING ${token.warning}` })
     if (token.token) notes.push(`auth: bearer token ${token.fingerprint}${token.file ? ` in ${token.file}` : ` (${token.source})`}`)
     notes.push({ hint: 'plan and run', command: 'npx quartet plan && npx quartet run' }, { hint: 'status', command: 'npx quartet status' })
-    if (!settings.controlMutations)
+    if (!settings.controlMutations) {
       notes.push('      control over HTTP (plan, start, kill …) is off: QUARTET_CONTROL_MUTATIONS=1 or api.control_mutations to allow it')
+    }
     // Running jobs are detached processes: they keep going while the server restarts.
     return { app, notes }
   }

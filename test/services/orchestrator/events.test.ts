@@ -26,7 +26,7 @@ test('events: dense per-project sequence under 50 concurrent appends, replay aft
   const events = createEventsRepository(db, () => new Date())
   const a = await projects.ensure('/tmp/p-events-a')
   const b = await projects.ensure('/tmp/p-events-b')
-  await Promise.all(Array.from({ length: 50 }, (_, i) => events.append(i % 2 ? a : b, { type: 'tick', data: { i } })))
+  await Promise.all(Array.from({ length: 50 }, (_, i) => events.append(i % 2 ? a : b, { type: 'cleanup', data: { removed: i, kept: 0 } })))
   const seqA = (await events.readAfter(a, 0, 100)).map((e) => e.seq)
   const seqB = (await events.readAfter(b, 0, 100)).map((e) => e.seq)
   assert.deepEqual(
@@ -43,6 +43,6 @@ test('events: dense per-project sequence under 50 concurrent appends, replay aft
     tail.map((e) => e.seq),
     [21, 22, 23, 24, 25]
   )
-  assert.equal(typeof tail[0]?.data.i, 'number')
+  assert.equal(tail[0]?.type === 'cleanup' && typeof tail[0].data.removed, 'number')
   assert.equal(await events.latestSeq(await projects.ensure('/tmp/p-empty')), 0)
 })

@@ -2,42 +2,20 @@
  * `quartet approvals list|show|decide`. Deciding is the interactive live-auth surface: it needs a
  * terminal on stdin and the request id typed back, so no script or agent can decide by piping.
  */
-import os from 'node:os'
 import readline from 'node:readline/promises'
 import type { CliRuntime } from '../../../core/service.js'
-import type { ProjectOptions } from '../cli.js'
+import type { ProjectOptions } from './options.js'
 import type { ApprovalEntryView } from '../modules/approvals/approvals.render.js'
 import { assertApprovalId, type ApprovalsService } from '../modules/approvals/approvals.service.js'
-import { createParking } from '../modules/process/parking.js'
 import { withProject, type ProjectContext } from './context.js'
 import { CliError, err, EXIT_OK, EXIT_USAGE, out, style, table } from './output.js'
 
 export const NOT_INTERACTIVE =
   'quartet approvals decide needs an interactive terminal: it asks you to type the request id to confirm (stdin is not a TTY).'
 
-// The local operator's tenant (the service's default); a decision settles a parked submission here, at once.
+// The local operator's tenant; a decision settles a parked submission here, at once.
 function approvalsOf(context: ProjectContext): ApprovalsService {
-  return createParking({
-    projectRoot: context.projectRoot,
-    projectId: context.projectId,
-    repositories: context.repositories,
-    runControl: context.runControl,
-    engine: context.engine,
-    dataDir: context.dataDir,
-    clock: context.platform.clock,
-    approvalConfig: () => context.projectConfig.config.approval,
-    newId: () => {
-      throw new CliError('the CLI does not create approval requests')
-    },
-    randomSuffix: () => {
-      throw new CliError('the CLI does not submit work')
-    },
-    onSettleError: (error) =>
-      err(
-        "The decision is recorded, but the parked submission could not be moved on (the server's sweep will): " +
-          `${error instanceof Error ? error.message : String(error)}`
-      )
-  }).approvals
+  return context.orchestrator.approvals
 }
 
 function printEntry(entry: ApprovalEntryView): void {
@@ -111,14 +89,7 @@ export async function decideCommand(runtime: CliRuntime, id: string, decision: s
       prompt.close()
     }
     if (typed !== id) throw new CliError('The typed id does not match: nothing was decided.')
-    const result = await service.decide({
-      id,
-      decision,
-      reason: options.reason,
-      decidedBy: os.userInfo().username,
-      channel: 'cli',
-      idempotencyKey: null
-    })
+    const result = await service.decide(context.caller, { id, decision, reason: options.reason, channel: 'cli', idempotencyKey: null })
     out(`${style.bold(id)}: ${result.decision.decision} by ${result.decision.decidedBy} at ${result.decision.decidedAt}`)
     return EXIT_OK
   })

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import type { CliRuntime } from '../../../core/service.js'
-import type { ProjectOptions } from '../cli.js'
+import type { ProjectOptions } from './options.js'
 import { withProject } from './context.js'
 import { EXIT_OK, out, style } from './output.js'
 
@@ -10,7 +10,7 @@ import { EXIT_OK, out, style } from './output.js'
  */
 export function cleanupCommand(runtime: CliRuntime, options: ProjectOptions): Promise<number> {
   return withProject(runtime, options, async (context) => {
-    const report = await context.engine.cleanup()
+    const report = await context.orchestrator.engine.cleanup(context.caller)
     const where = (file: string) => path.relative(context.projectRoot, file) || file
     for (const removed of report.removed) out(`${style.green('removed')}  ${removed.branch}  ${where(removed.path)}`)
     for (const kept of report.kept) out(`${style.yellow('kept')}     ${kept.branch}  ${where(kept.path)}: ${kept.reason}`)

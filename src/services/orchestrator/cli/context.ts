@@ -1,22 +1,21 @@
 /**
- * What an orchestrator command works on: the project, its state in the database, and the same
- * engine service the HTTP routes use — built the way app.ts builds it, without a server.
+ * What an orchestrator command works on: the project, and the orchestrator built by the one
+ * composition root (compose.ts) over the migrated database — the same services the HTTP routes
+ * call, acting as the local operator.
  */
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import type { Config } from '../../../core/config/config.js'
 import type { Database } from '../../../core/db/database.js'
+import { stderrLogger } from '../../../core/logger.js'
 import { nodePlatform } from '../../../core/platform.js'
 import type { CliRuntime } from '../../../core/service.js'
-import type { ProjectOptions } from '../cli.js'
+import type { ProjectOptions } from './options.js'
+import { createOrchestrator, type Orchestrator } from '../compose.js'
 import { orchestratorConfig, type OrchestratorSettings } from '../config.js'
-import { idMaker } from '../ids.js'
-import { createEngineService, type EngineService } from '../engine/engine.service.js'
-import { createRunControl, type RunControl } from '../engine/reconcile.js'
-import type { EnginePlatform } from '../engine/types.js'
-import { loadProjectConfig, projectConfigPath, type ProjectConfigResult } from '../project/config.js'
-import type { OrchestratorDb, TaskRow } from '../state/db.js'
-import { createOrchestratorRepositories, type OrchestratorRepositories } from '../state/repositories.js'
+import { cliPrincipal, type Principal } from '../principal.js'
+import type { Task } from '../state/domain.js'
 import { CliError, configErrorLines, describeError, err, EXIT_USAGE } from './output.js'
 
 export interface ProjectContext {
@@ -25,11 +24,10 @@ export interface ProjectContext {
   dataDir: string
   projectId: number
   database: Database
-  repositories: OrchestratorRepositories
-  runControl: RunControl
-  engine: EngineService
-  platform: EnginePlatform
-  projectConfig: ProjectConfigResult
+  orchestrator: Orchestrator
+  /** The operator at this terminal. */
+  caller: Principal
+  clock: () => Date
 }
 
 /** The project directory as configured, checked to exist (no database needed). */
@@ -48,35 +46,24 @@ export async function openProject(runtime: CliRuntime, options: ProjectOptions):
   const database = await runtime.openDatabase(config!)
   try {
     const platform = nodePlatform()
-    const enginePlatform: EnginePlatform = { spawn: platform.spawn, fetch: platform.fetch, clock: platform.clock }
-    const repositories = createOrchestratorRepositories(database.db as OrchestratorDb, platform.clock)
-    const projectId = await repositories.projects.ensure(projectRoot)
-    const projectConfig = loadProjectConfig(projectRoot)
-    const killGraceMs = projectConfig.errors.length === 0 ? Math.round(projectConfig.config.engine.kill_grace_seconds * 1000) : 5000
-    const runControl = createRunControl({ repositories, clock: platform.clock, killGraceMs })
-    const engine = createEngineService({
+    const orchestrator = await createOrchestrator({
+      database,
+      platform,
       projectRoot,
-      projectId,
       dataDir: config!.dataDir,
       databaseUrl: config!.databaseUrl,
-      repositories,
-      runControl,
-      platform: enginePlatform,
-      // A server watching this project tails the event log itself; nothing to wake here.
-      notify: () => {},
-      newId: idMaker(platform)
+      controlMutationsSwitch: (config!.services.orchestrator as OrchestratorSettings).controlMutations,
+      logger: stderrLogger()
     })
     return {
       config: config!,
       projectRoot,
       dataDir: config!.dataDir,
-      projectId,
+      projectId: orchestrator.projectId,
       database,
-      repositories,
-      runControl,
-      engine,
-      platform: enginePlatform,
-      projectConfig
+      orchestrator,
+      caller: cliPrincipal(os.userInfo().username),
+      clock: platform.clock
     }
   } catch (error) {
     await database.close()
@@ -105,29 +92,28 @@ export async function withProject(
     err(message)
     return exitCode
   } finally {
+    context.orchestrator.close()
     await context.database.close()
   }
 }
 
-/** Commands that start work need a valid project config: each bad key is named. */
-export function requireValidConfig(context: Pick<ProjectContext, 'projectConfig' | 'projectRoot'>): void {
-  if (context.projectConfig.errors.length > 0)
-    throw new CliError(configErrorLines(projectConfigPath(context.projectRoot), context.projectConfig.errors).join('\n'), EXIT_USAGE)
+/** Commands that start work need a valid project config: each bad key is named, one per line. */
+export function requireValidConfig(context: Pick<ProjectContext, 'orchestrator'>): void {
+  const source = context.orchestrator.config
+  const read = source.read()
+  if (read.errors.length > 0) throw new CliError(configErrorLines(source.file, read.errors).join('\n'), EXIT_USAGE)
 }
 
 /** A task by its id (`s1-2`) or by its key in the newest sprint (`2`); unknown ones are explained. */
-export async function findTask(context: ProjectContext, ref: string): Promise<TaskRow> {
-  const { repositories: repos } = context
-  const sprint = await repos.sprints.latest(context.projectId)
-  const byId = await repos.tasks.get(ref)
-  if (byId) {
-    const owner = await repos.sprints.get(byId.sprint_id)
-    if (owner?.project_id === context.projectId) return byId
-  }
+export async function findTask(context: ProjectContext, ref: string): Promise<Task> {
+  const { status, tasks } = context.orchestrator
+  const byId = await tasks.lookup(ref)
+  if (byId) return byId
+  const sprint = await status.latestSprint()
   if (!sprint)
     throw new CliError(`Unknown task ${JSON.stringify(ref)}: nothing is planned in ${context.projectRoot} (run quartet plan first).`)
-  const tasks = await repos.tasks.listBySprint(sprint.id)
-  const byKey = tasks.find((t) => t.key === ref)
+  const all = await tasks.tasksOf(sprint.id)
+  const byKey = all.find((t) => t.key === ref)
   if (byKey) return byKey
-  throw new CliError(`Unknown task ${JSON.stringify(ref)}. Tasks of sprint ${sprint.id}: ${tasks.map((t) => t.id).join(', ') || 'none'}.`)
+  throw new CliError(`Unknown task ${JSON.stringify(ref)}. Tasks of sprint ${sprint.id}: ${all.map((t) => t.id).join(', ') || 'none'}.`)
 }

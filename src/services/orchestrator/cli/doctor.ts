@@ -1,8 +1,8 @@
 import { nodePlatform } from '../../../core/platform.js'
 import type { CliRuntime } from '../../../core/service.js'
-import type { ProjectOptions } from '../cli.js'
+import type { ProjectOptions } from './options.js'
 import { runDoctor } from '../engine/doctor.js'
-import { loadProjectConfig } from '../project/config.js'
+import { createProjectConfigSource } from '../project/config-source.js'
 import { resolveProject } from './context.js'
 import { describeError, err, EXIT_FAILED, EXIT_OK, out, style } from './output.js'
 
@@ -20,7 +20,7 @@ export async function doctorCommand(runtime: CliRuntime, options: ProjectOptions
   const report = await runDoctor({
     root: projectRoot,
     dataDir: config!.dataDir,
-    configResult: loadProjectConfig(projectRoot),
+    configResult: createProjectConfigSource(projectRoot).read(),
     platform: { ...nodePlatform() },
     env: process.env
   })

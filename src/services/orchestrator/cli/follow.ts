@@ -4,8 +4,8 @@
  * so a job that dies is reported as orphaned instead of being waited on for ever.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { JobRow } from '../state/db.js'
-import type { StoredEvent } from '../state/events.repository.js'
+import type { StoredEvent } from '../engine/events.js'
+import type { Job } from '../state/domain.js'
 import type { ProjectContext } from './context.js'
 import { createRedraw, eventLine, taskTable, type TaskView } from './progress.js'
 import { style } from './output.js'
@@ -21,7 +21,7 @@ export interface FollowOptions {
   write?: (text: string) => void
 }
 
-export type FollowEnd = { kind: 'ended'; job: JobRow } | { kind: 'interrupted' }
+export type FollowEnd = { kind: 'ended'; job: Job } | { kind: 'interrupted' }
 
 const BATCH = 500
 const RECONCILE_MS = 1000
@@ -41,7 +41,8 @@ const TABLE_HISTORY = new Set([
 ])
 
 export async function followJob(context: ProjectContext, options: FollowOptions): Promise<FollowEnd> {
-  const { repositories: repos, projectId } = context
+  const { status, tasks: taskReads, runControl } = context.orchestrator
+  const { projectId } = context
   const write =
     options.write ??
     ((text: string) => {
@@ -71,29 +72,29 @@ export async function followJob(context: ProjectContext, options: FollowOptions)
 
   async function drawTable(): Promise<void> {
     if (!options.tty) return
-    const [tasks, beats] = await Promise.all([repos.tasks.listBySprint(options.sprintId), repos.heartbeats.listForSprint(options.sprintId)])
+    const [tasks, beats] = await Promise.all([taskReads.tasksOf(options.sprintId), taskReads.heartbeatsOf(options.sprintId)])
     const counts = tasks.reduce<Record<string, number>>((c, t) => ({ ...c, [t.status]: (c[t.status] ?? 0) + 1 }), {})
     const footer = style.dim(`${counts.DONE ?? 0}/${tasks.length} done · Ctrl-C stops following (the run goes on)`)
-    redraw.draw([...taskTable(tasks, views, beats, context.platform.clock(), process.stdout.columns || 120), footer])
+    redraw.draw([...taskTable(tasks, views, beats, context.clock(), process.stdout.columns || 120), footer])
   }
 
   try {
     for (;;) {
-      const events = await repos.events.readAfter(projectId, seq, BATCH, { sprintId: options.sprintId })
+      const events = await status.eventsAfter(seq, BATCH, { sprintId: options.sprintId })
       show(events)
       if (stop.signal.aborted) return { kind: 'interrupted' }
       if (events.length === BATCH) continue
       if (Date.now() - lastReconcile >= RECONCILE_MS) {
         lastReconcile = Date.now()
-        await context.runControl.reconcile(projectId)
+        await runControl.reconcile(projectId)
       }
-      const job = await repos.jobs.get(options.jobId)
-      if (!job || job.active === 0) {
+      const job = await status.findJob(options.jobId)
+      if (!job || !job.active) {
         // What the job (or the reconcile that ended it) wrote last.
         for (
-          let more = await repos.events.readAfter(projectId, seq, BATCH, { sprintId: options.sprintId });
+          let more = await status.eventsAfter(seq, BATCH, { sprintId: options.sprintId });
           more.length > 0;
-          more = await repos.events.readAfter(projectId, seq, BATCH, { sprintId: options.sprintId })
+          more = await status.eventsAfter(seq, BATCH, { sprintId: options.sprintId })
         )
           show(more)
         await drawTable()
@@ -110,15 +111,16 @@ export async function followJob(context: ProjectContext, options: FollowOptions)
 
 function track(views: Map<string, TaskView>, event: StoredEvent): void {
   if (!event.taskId) return
-  const d = event.data as Record<string, unknown>
   const view = views.get(event.taskId) ?? { agent: null, lastAction: '' }
   if (event.type === 'task_started') {
-    view.agent = typeof d.agent === 'string' ? d.agent : view.agent
-    view.lastAction = `attempt ${String(d.attempt)} started`
-  } else if (event.type === 'task_heartbeat' && typeof d.currentAction === 'string') {
-    view.lastAction = d.currentAction
+    view.agent = event.data.agent
+    view.lastAction = `attempt ${event.data.attempt} started`
+  } else if (event.type === 'task_heartbeat') {
+    view.lastAction = event.data.currentAction
   } else if (event.type === 'task_retry') {
-    view.lastAction = `retrying (attempt ${String(d.nextAttempt)})`
+    view.lastAction = `retrying (attempt ${event.data.nextAttempt})`
+  } else if (event.type === 'task_awaiting_approval') {
+    view.lastAction = `waiting for approval ${event.data.approvalId}`
   }
   views.set(event.taskId, view)
 }

@@ -1,9 +1,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { nodePlatform } from '../../../core/platform.js'
-import type { ProjectOptions } from '../cli.js'
+import type { ProjectOptions } from './options.js'
 import { DIRECTIVES_FILE } from '../engine/engine.service.js'
-import { loadProjectConfig } from '../project/config.js'
+import { createProjectConfigSource } from '../project/config-source.js'
 import { initProject } from '../project/config.js'
 import { detectAgents } from '../project/detect.js'
 import { resolveProject } from './context.js'
@@ -50,13 +50,14 @@ export async function initCommand(options: ProjectOptions): Promise<number> {
   if (!detected.notes.some((n) => !n.startsWith('ollama:'))) out('  no coding CLI (claude, codex, gemini, aider) on PATH')
 
   const result = initProject(projectRoot, detected.agents)
+  const config = createProjectConfigSource(projectRoot)
   const relative = path.relative(projectRoot, result.configPath)
   if (result.configCreated) {
     const agents = result.agents.length > 0 ? `agents ${result.agents.join(', ')}` : 'no agents yet'
     out(`${style.green('created')} ${relative} (${agents}); edit "agents" and "default_agent" there to choose who runs tasks.`)
   } else {
     out(`${style.dim('kept')}    ${relative}: it already exists and is never overwritten.`)
-    const existing = loadProjectConfig(projectRoot)
+    const existing = config.read()
     for (const line of existing.errors.length > 0 ? configErrorLines(result.configPath, existing.errors) : []) out(line)
   }
   const exclude = {
@@ -73,7 +74,7 @@ export async function initCommand(options: ProjectOptions): Promise<number> {
     fs.writeFileSync(directives, DIRECTIVES_TEMPLATE, { flag: 'wx' })
     out(`${style.green('created')} ${DIRECTIVES_FILE}: a template with a commented example of two tasks.`)
   }
-  const noAgents = Object.keys(loadProjectConfig(projectRoot).config.agents).length === 0
+  const noAgents = Object.keys(config.read().config.agents).length === 0
   out('')
   out('Next steps:')
   if (noAgents) out(`  - add an agent to ${relative}, e.g. "agents": {"sh": {"kind": "command", "argv": ["my-agent", "{prompt}"]}}`)

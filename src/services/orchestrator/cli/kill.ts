@@ -1,5 +1,5 @@
 import type { CliRuntime } from '../../../core/service.js'
-import type { ProjectOptions } from '../cli.js'
+import type { ProjectOptions } from './options.js'
 import { ACTIVE_TASK_STATUSES } from '../engine/types.js'
 import { findTask, withProject } from './context.js'
 import { EXIT_FAILED, EXIT_OK, out } from './output.js'
@@ -9,7 +9,7 @@ export function killCommand(runtime: CliRuntime, taskRef: string | undefined, op
   return withProject(runtime, options, async (context) => {
     if (taskRef !== undefined) {
       const task = await findTask(context, taskRef)
-      const result = await context.engine.killTask(task.id)
+      const result = await context.orchestrator.engine.killTask(context.caller, task.id)
       if (!result.killed) {
         out(`Task ${task.id} is ${task.status}: nothing to kill.`)
         return EXIT_FAILED
@@ -20,16 +20,16 @@ export function killCommand(runtime: CliRuntime, taskRef: string | undefined, op
       )
       return EXIT_OK
     }
-    const { repositories: repos } = context
-    const job = await repos.jobs.active(context.projectId)
-    const unfinished = job ? await repos.tasks.listBySprint(job.sprint_id, [...ACTIVE_TASK_STATUSES, 'PENDING']) : []
-    const result = await context.engine.killAll()
+    const { status, tasks, engine } = context.orchestrator
+    const job = await status.activeJob()
+    const unfinished = job ? await tasks.tasksOf(job.sprintId, [...ACTIVE_TASK_STATUSES, 'PENDING']) : []
+    const result = await engine.killAll(context.caller)
     if (!result.killed) {
       out('Nothing to kill: no run is active.')
       return EXIT_OK
     }
     // A job that stops gracefully cancels its tasks itself, so the engine's own list may be empty.
-    const after = await Promise.all(unfinished.map((t) => repos.tasks.get(t.id)))
+    const after = await Promise.all(unfinished.map((t) => tasks.lookup(t.id)))
     const ids = new Set([...result.cancelledTasks, ...after.filter((t) => t?.status === 'CANCELLED').map((t) => t!.id)])
     const cancelled = ids.size > 0 ? [...ids].sort().join(', ') : 'none'
     out(`Killed job ${result.jobId} (pid ${result.jobPid ?? '-'}); cancelled tasks: ${cancelled}${groups(result.killedPids)}.`)

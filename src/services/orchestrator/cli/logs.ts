@@ -1,9 +1,8 @@
 import fs from 'node:fs'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { CliRuntime } from '../../../core/service.js'
-import type { ProjectOptions } from '../cli.js'
-import { taskLogFile } from '../engine/scheduler.js'
-import { ACTIVE_TASK_STATUSES, type TaskStatus } from '../engine/types.js'
+import type { ProjectOptions } from './options.js'
+import { taskLogFile } from '../engine/worker-log.js'
 import type { ProjectContext } from './context.js'
 import { findTask, withProject } from './context.js'
 import { EXIT_FAILED, EXIT_OK, err } from './output.js'
@@ -15,7 +14,7 @@ const RECONCILE_MS = 1000
 export function logsCommand(runtime: CliRuntime, taskRef: string, options: ProjectOptions & { follow?: boolean }): Promise<number> {
   return withProject(runtime, options, async (context) => {
     const task = await findTask(context, taskRef)
-    const file = taskLogFile(context.dataDir, task.sprint_id, task.id)
+    const file = taskLogFile(context.dataDir, task.sprintId, task.id)
     if (!options.follow) {
       if (!fs.existsSync(file)) {
         err(`No log for ${task.id} yet (it is ${task.status}${task.status === 'PENDING' ? ': it has not started' : ''}).`)
@@ -42,9 +41,8 @@ async function follow(context: ProjectContext, taskId: string, file: string): Pr
       if (stop.signal.aborted) return
       if (Date.now() - lastReconcile >= RECONCILE_MS) {
         lastReconcile = Date.now()
-        // A dead job's tasks become ORPHANED here, which ends the follow instead of waiting for ever.
-        await context.runControl.reconcile(context.projectId)
-        if (!(await stillRunning(context, taskId))) {
+        // Reconciled first: a dead job's tasks become ORPHANED, which ends the follow instead of waiting for ever.
+        if (!(await context.orchestrator.tasks.runState(taskId)).running) {
           copyNew(file, offset)
           return
         }
@@ -54,18 +52,6 @@ async function follow(context: ProjectContext, taskId: string, file: string): Pr
   } finally {
     process.off('SIGINT', onInterrupt)
   }
-}
-
-async function stillRunning(context: ProjectContext, taskId: string): Promise<boolean> {
-  const task = await context.repositories.tasks.get(taskId)
-  if (!task) return false
-  const status = task.status as TaskStatus
-  if (ACTIVE_TASK_STATUSES.includes(status)) return true
-  // A task waiting its turn in a live job will start and write its log.
-  return (
-    (status === 'PENDING' || status === 'ORPHANED') &&
-    (await context.repositories.jobs.active(context.projectId))?.sprint_id === task.sprint_id
-  )
 }
 
 function copyNew(file: string, offset: number): number {

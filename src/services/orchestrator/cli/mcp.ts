@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { nodePlatform } from '../../../core/platform.js'
 import type { CliRuntime } from '../../../core/service.js'
-import type { ProjectOptions } from '../cli.js'
+import type { ProjectOptions } from './options.js'
 import { createOrchestratorClient } from '../mcp/orchestrator-client.js'
 import { serveMcpOverStdio } from '../mcp/server.js'
 import { resolveProject } from './context.js'

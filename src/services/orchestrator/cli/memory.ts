@@ -1,11 +1,10 @@
 /** `quartet memory add|search|show|import`: the project's memory from the terminal (local principal, no server needed). */
 import fs from 'node:fs'
 import type { CliRuntime } from '../../../core/service.js'
-import type { ProjectOptions } from '../cli.js'
-import { createMemoryReadService } from '../modules/memory/memory-read.service.js'
-import { createMemoryWriteService, MemoryInputError } from '../modules/memory/memory-write.service.js'
-import { createTokenSealer, loadOrCreateMemoryKey } from '../modules/memory/opaque-token.js'
-import { LOCAL_TENANT, localProjectPrincipal, memoryScopeOf } from '../modules/memory/principal.js'
+import type { ProjectOptions } from './options.js'
+import { MemoryInputError } from '../modules/memory/memory-write.service.js'
+import { memoryScopeOf } from '../modules/memory/scope.js'
+import { LOCAL_TENANT } from '../principal.js'
 import { withProject, type ProjectContext } from './context.js'
 import { CliError, EXIT_FAILED, EXIT_OK, out } from './output.js'
 
@@ -47,7 +46,7 @@ export function memoryAddCommand(runtime: CliRuntime, options: AddOptions): Prom
           .filter((t) => t !== '')
       : []
     const entry = await inputError(() =>
-      createMemoryWriteService(context.repositories.memory).add(scopeKey(context), {
+      context.orchestrator.memory.writes.add(scopeKey(context), {
         type: options.type ?? 'memory',
         source: 'user',
         title: options.title,
@@ -63,11 +62,7 @@ export function memoryAddCommand(runtime: CliRuntime, options: AddOptions): Prom
 
 export function memorySearchCommand(runtime: CliRuntime, words: string[], options: SearchOptions): Promise<number> {
   return withProject(runtime, options, async (context) => {
-    const reads = createMemoryReadService({
-      repository: context.repositories.memory,
-      sealer: createTokenSealer(loadOrCreateMemoryKey(context.dataDir, context.projectId))
-    })
-    const view = await reads.search(memoryScopeOf(localProjectPrincipal(context.projectId)), 'cli', {
+    const view = await context.orchestrator.memory.reads.search(memoryScopeOf(context.caller, context.projectId), 'cli', {
       v: '1',
       q: words.join(' '),
       type: options.type,
@@ -101,7 +96,7 @@ export function memorySearchCommand(runtime: CliRuntime, words: string[], option
 export function memoryShowCommand(runtime: CliRuntime, id: string, options: ProjectOptions & { json?: boolean }): Promise<number> {
   return withProject(runtime, options, async (context) => {
     if (!/^[1-9][0-9]{0,9}$/.test(id)) throw new CliError(`invalid entry id ${JSON.stringify(id)}`)
-    const entry = await context.repositories.memory.get(scopeKey(context), Number(id))
+    const entry = await context.orchestrator.memory.writes.get(scopeKey(context), Number(id))
     if (!entry) throw new CliError(`no memory entry #${id} in ${context.projectRoot}`, EXIT_FAILED)
     if (options.json) {
       out(JSON.stringify(entry, null, 2))
@@ -120,7 +115,7 @@ export function memoryShowCommand(runtime: CliRuntime, id: string, options: Proj
 
 export function memoryImportCommand(runtime: CliRuntime, folder: string, options: ProjectOptions): Promise<number> {
   return withProject(runtime, options, async (context) => {
-    const result = await inputError(() => createMemoryWriteService(context.repositories.memory).importFolder(scopeKey(context), folder))
+    const result = await inputError(() => context.orchestrator.memory.writes.importFolder(scopeKey(context), folder))
     out(`imported ${result.imported} note(s) from ${folder}`)
     for (const skipped of result.skipped) out(`skipped ${skipped.file}: ${skipped.reason}`)
     return EXIT_OK

@@ -1,6 +1,6 @@
 import { isAppError } from '../../../core/errors/app-error.js'
 import type { CliRuntime } from '../../../core/service.js'
-import type { ProjectOptions } from '../cli.js'
+import type { ProjectOptions } from './options.js'
 import { CliError, EXIT_OK, EXIT_USAGE, err, out, style, table } from './output.js'
 import { requireValidConfig, withProject } from './context.js'
 
@@ -15,7 +15,7 @@ export function planCommand(runtime: CliRuntime, options: ProjectOptions & { mod
     requireValidConfig(context)
     let planned
     try {
-      planned = await context.engine.plan({
+      planned = await context.orchestrator.engine.plan(context.caller, {
         ...(options.mode ? { mode: options.mode as Mode } : {}),
         ...(options.directive !== undefined ? { directive: options.directive } : {})
       })
@@ -27,20 +27,14 @@ export function planCommand(runtime: CliRuntime, options: ProjectOptions & { mod
       for (const problem of (rest ?? '').split('; ')) if (problem.trim()) err(`  ${problem.trim()}`)
       return EXIT_USAGE
     }
-    const config = context.projectConfig.config
+    const config = context.orchestrator.config.current()
     const fallback = config.default_agent ?? Object.keys(config.agents)[0] ?? 'default'
     out(
       `Planned sprint ${style.bold(planned.sprint.id)} "${planned.sprint.title}" ` +
         `(${planned.mode}, ${planned.tasks.length} task${planned.tasks.length === 1 ? '' : 's'})`
     )
     out('')
-    const rows = planned.tasks.map((t) => [
-      t.id,
-      t.title,
-      (JSON.parse(t.dependencies) as string[]).join(',') || '-',
-      t.agent ?? `${fallback} (default)`,
-      t.priority
-    ])
+    const rows = planned.tasks.map((t) => [t.id, t.title, t.dependencies.join(',') || '-', t.agent ?? `${fallback} (default)`, t.priority])
     for (const line of table(['TASK', 'TITLE', 'DEPS', 'AGENT', 'PRIORITY'], rows)) out(line)
     if (planned.warnings.length > 0) {
       out('')

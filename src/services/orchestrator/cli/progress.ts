@@ -2,81 +2,78 @@
  * How a followed run is shown: in a pipe or a log file one plain line per event; on a TTY a
  * task table redrawn in place, fed by the same events plus the tasks' stored state.
  */
-import type { StoredEvent } from '../state/events.repository.js'
-import type { HeartbeatRow, TaskRow } from '../state/db.js'
+import type { StoredEvent, TaskEnding } from '../engine/events.js'
+import type { Heartbeat, Task } from '../state/domain.js'
 import { clock, duration, firstLine, statusText, style, table } from './output.js'
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+const listed = (items: readonly (string | number)[], before: string, after = '') =>
+  items.length ? `${before}${items.join(', ')}${after}` : ''
 
 /** One line per event, e.g. `12:00:01 s1-2 DONE agent exited 0, 3 files changed, committed abc123`. */
 export function eventLine(event: StoredEvent): string | null {
-  const d = event.data as Record<string, any>
-  const task = event.taskId ?? ''
-  const text = describe(event.type, d, task)
+  const text = describe(event)
   return text === null ? null : `${clock(event.createdAt)} ${text}`
 }
 
-function describe(type: string, d: Record<string, any>, task: string): string | null {
-  switch (type) {
+/** Every event type of engine/events.ts has its line (the switch is exhaustive: a new type must be described here). */
+function describe(event: StoredEvent): string | null {
+  const task = event.taskId ?? ''
+  switch (event.type) {
     case 'sprint_planned':
-      return `planned ${plural(Number(d.tasks ?? 0), 'task')} (${String(d.mode)})`
+      return `planned ${plural(event.data.tasks, 'task')} (${event.data.mode})`
     case 'job_started':
-      return `job ${String(d.jobId)} started (pid ${String(d.pid)})${d.resume ? ', resuming' : ''}`
+      return `job ${event.data.jobId} started (pid ${event.data.pid})${event.data.resume ? ', resuming' : ''}`
     case 'sprint_resumed':
-      return `resuming ${(d.tasks as string[] | undefined)?.join(', ') || 'no tasks'}`
+      return `resuming ${event.data.tasks.join(', ') || 'no tasks'}`
     case 'sprint_started':
-      return `sprint started: ${plural(Number(d.tasks ?? 0), 'task')}, up to ${plural(Number(d.maxWorkers ?? 1), 'worker')}`
+      return `sprint started: ${plural(event.data.tasks, 'task')}, up to ${plural(event.data.maxWorkers, 'worker')}`
+    case 'task_awaiting_approval':
+      return `${task} ${statusText('AWAITING_APPROVAL')} (quartet approvals decide ${event.data.approvalId} allow|deny)`
+    case 'task_approved':
+      return `${task} approved (${event.data.approvalId})`
     case 'task_claimed':
       return null
     case 'task_started':
-      return `${task} ${statusText('EXECUTING')} attempt ${String(d.attempt)}, agent ${String(d.agent)}`
+      return `${task} ${statusText('EXECUTING')} attempt ${event.data.attempt}, agent ${event.data.agent}`
     case 'task_heartbeat':
-      return `${task} ${statusText(String(d.status))} ${String(d.currentAction ?? '')}`
+      return `${task} ${statusText(event.data.status)} ${event.data.currentAction}`
     case 'task_retry':
       return (
-        `${task} ${style.yellow('RETRY')} attempt ${String(d.attempt)} failed (${firstLine(d.reason)}); ` +
-        `attempt ${String(d.nextAttempt)} in ${duration(Number(d.delayMs))}`
+        `${task} ${style.yellow('RETRY')} attempt ${event.data.attempt} failed (${firstLine(event.data.reason)}); ` +
+        `attempt ${event.data.nextAttempt} in ${duration(event.data.delayMs)}`
       )
     case 'task_done':
-      return `${task} ${statusText('DONE')} ${doneSummary(d)}`
+      return `${task} ${statusText('DONE')} ${doneSummary(event.data)}`
     case 'task_no_go':
-      return `${task} ${statusText('NO_GO')} ${indentTail(String(d.reason ?? ''))}`
+      return `${task} ${statusText('NO_GO')} ${indentTail(event.data.reason)}`
     case 'task_blocked':
-      return `${task} ${statusText('BLOCKED')} ${firstLine(d.reason)}`
+      return `${task} ${statusText('BLOCKED')} ${firstLine(event.data.reason)}`
     case 'task_cancelled':
-      return `${task} ${statusText('CANCELLED')} ${firstLine(d.reason)}`
+      return `${task} ${statusText('CANCELLED')} ${firstLine(event.data.reason)}`
     case 'task_killed':
-      return (
-        `${task} ${statusText('CANCELLED')} killed by user` +
-        `${(d.killedPids as number[] | undefined)?.length ? ` (process groups ${(d.killedPids as number[]).join(', ')})` : ''}`
-      )
+      return `${task} ${statusText('CANCELLED')} killed by user${listed(event.data.killedPids, ' (process groups ', ')')}`
     case 'budget_exceeded':
-      return `${style.red('budget exceeded')}: ${String(d.reason)}`
+      return `${style.red('budget exceeded')}: ${event.data.reason}`
     case 'job_killed':
-      return (
-        `job ${String(d.jobId)} killed` +
-        `${(d.cancelledTasks as string[] | undefined)?.length ? `: cancelled ${(d.cancelledTasks as string[]).join(', ')}` : ''}`
-      )
+      return `job ${event.data.jobId} killed${listed(event.data.cancelledTasks, ': cancelled ')}`
     case 'job_orphaned':
-      return (
-        `job ${String(d.jobId)} ${statusText('ORPHANED')}: ${String(d.reason)}` +
-        `${(d.tasks as string[] | undefined)?.length ? `; left ${(d.tasks as string[]).join(', ')} unfinished` : ''}`
-      )
+      return `job ${event.data.jobId} ${statusText('ORPHANED')}: ${event.data.reason}` + listed(event.data.tasks, '; left ', ' unfinished')
     case 'sprint_finished':
       return (
-        `sprint ${statusText(String(d.status))}${d.stopReason ? ` (${String(d.stopReason)})` : ''}: ` +
-        `${countsText(d.counts as Record<string, number> | undefined)}`
+        `sprint ${statusText(event.data.status)}${event.data.stopReason ? ` (${event.data.stopReason})` : ''}: ` +
+        countsText(event.data.counts)
       )
     case 'cleanup':
-      return `cleanup: removed ${String(d.removed)}, kept ${String(d.kept)}`
-    default:
-      return `${task ? `${task} ` : ''}${type}`
+      return `cleanup: removed ${event.data.removed}, kept ${event.data.kept}`
+    case 'coverage_recorded':
+      return `coverage ${event.data.coverage === null ? 'not measured' : `${event.data.coverage} %`} (exit ${event.data.exitCode ?? '-'})`
   }
 }
 
-function doneSummary(d: Record<string, any>): string {
-  const parts = [d.exitCode === null || d.exitCode === undefined ? 'finished' : `agent exited ${String(d.exitCode)}`]
-  parts.push(`${plural(Number(d.filesChanged ?? 0), 'file')} changed`)
+function doneSummary(d: TaskEnding): string {
+  const parts = [d.exitCode === null || d.exitCode === undefined ? 'finished' : `agent exited ${d.exitCode}`]
+  parts.push(`${plural(d.filesChanged ?? 0, 'file')} changed`)
   if (typeof d.commitSha === 'string') parts.push(`committed ${d.commitSha.slice(0, 7)}`)
   return parts.join(', ')
 }
@@ -98,14 +95,14 @@ export interface TaskView {
 }
 
 /** The table a TTY shows: one row per task with status, attempt, agent, elapsed time and last action. */
-export function taskTable(tasks: TaskRow[], views: Map<string, TaskView>, beats: HeartbeatRow[], now: Date, width: number): string[] {
-  const beatOf = new Map(beats.map((b) => [b.task_id, b]))
+export function taskTable(tasks: Task[], views: Map<string, TaskView>, beats: Heartbeat[], now: Date, width: number): string[] {
+  const beatOf = new Map(beats.map((b) => [b.taskId, b]))
   const rows = tasks.map((t) => {
     const view = views.get(t.id)
     const active = ['CLAIMED', 'EXECUTING', 'TESTING'].includes(t.status)
-    const started = t.started_at ? Date.parse(t.started_at) : null
-    const ended = t.finished_at ? Date.parse(t.finished_at) : now.getTime()
-    const action = active ? (beatOf.get(t.id)?.current_action ?? view?.lastAction ?? '') : firstLine(t.reason) || view?.lastAction || ''
+    const started = t.startedAt ? Date.parse(t.startedAt) : null
+    const ended = t.finishedAt ? Date.parse(t.finishedAt) : now.getTime()
+    const action = active ? (beatOf.get(t.id)?.currentAction ?? view?.lastAction ?? '') : firstLine(t.reason) || view?.lastAction || ''
     return [
       t.id,
       t.status,

@@ -1,7 +1,6 @@
 import type { CliRuntime } from '../../../core/service.js'
-import type { ProjectOptions } from '../cli.js'
-import { RECOVERY_COMMAND } from '../engine/reconcile.js'
-import { LOCAL_PRINCIPAL } from '../modules/process/principal.js'
+import type { ProjectOptions } from './options.js'
+import { RECOVERY_COMMAND } from '../engine/run-control.js'
 import type { ProjectContext } from './context.js'
 import { requireValidConfig, withProject } from './context.js'
 import { followJob } from './follow.js'
@@ -14,21 +13,21 @@ import { EXIT_FAILED, EXIT_OK, EXIT_ORPHANED, firstLine, isTty, out, statusText,
 export function runCommand(runtime: CliRuntime, options: ProjectOptions & { resume?: boolean; detach?: boolean }): Promise<number> {
   return withProject(runtime, options, async (context) => {
     requireValidConfig(context)
-    const { repositories: repos, projectId } = context
-    const afterSeq = await repos.events.latestSeq(projectId)
-    // The CLI acts as the local principal: its runs are missions of the local tenant.
-    const started = await context.engine.start({ owner: { tenantId: LOCAL_PRINCIPAL.tenantId }, resume: options.resume === true })
+    const { engine, status, tasks: taskReads } = context.orchestrator
+    const afterSeq = await status.latestEventSeq()
+    // The operator's runs are missions of the operator's tenant.
+    const started = await engine.start(context.caller, { owner: { tenantId: context.caller.tenantId }, resume: options.resume === true })
     const { job } = started
-    const sprint = await repos.sprints.get(job.sprint_id)
-    const tasks = await repos.tasks.listBySprint(job.sprint_id)
+    const sprint = await status.findSprint(job.sprintId)
+    const tasks = await taskReads.tasksOf(job.sprintId)
     if (started.created) {
       out(
-        `${options.resume ? 'Resuming' : 'Started'} sprint ${style.bold(job.sprint_id)}${sprint ? ` "${sprint.title}"` : ''}: ` +
+        `${options.resume ? 'Resuming' : 'Started'} sprint ${style.bold(job.sprintId)}${sprint ? ` "${sprint.title}"` : ''}: ` +
           `job ${job.id}, pid ${started.pid ?? '?'}, ${tasks.length} task${tasks.length === 1 ? '' : 's'}.`
       )
     } else {
       out(
-        `A run is already active: job ${job.id} (pid ${job.pid ?? 'starting'}) of sprint ${job.sprint_id}` +
+        `A run is already active: job ${job.id} (pid ${job.pid ?? 'starting'}) of sprint ${job.sprintId}` +
           `${options.resume ? '; nothing to resume while it runs' : ''}. Following it.`
       )
     }
@@ -38,8 +37,8 @@ export function runCommand(runtime: CliRuntime, options: ProjectOptions & { resu
     }
     const end = await followJob(context, {
       jobId: job.id,
-      sprintId: job.sprint_id,
-      afterSeq: started.created ? afterSeq : await repos.events.latestSeq(projectId),
+      sprintId: job.sprintId,
+      afterSeq: started.created ? afterSeq : await status.latestEventSeq(),
       tty: isTty()
     })
     if (end.kind === 'interrupted') {
@@ -54,9 +53,9 @@ export function runCommand(runtime: CliRuntime, options: ProjectOptions & { resu
 }
 
 async function summarize(context: ProjectContext, jobId: number): Promise<number> {
-  const { repositories: repos } = context
-  const job = (await repos.jobs.get(jobId))!
-  const tasks = await repos.tasks.listBySprint(job.sprint_id)
+  const { status, tasks: taskReads } = context.orchestrator
+  const job = (await status.findJob(jobId))!
+  const tasks = await taskReads.tasksOf(job.sprintId)
   const unfinished = tasks.filter((t) => t.status !== 'DONE')
   out('')
   if (job.status === 'orphaned') {
@@ -66,7 +65,7 @@ async function summarize(context: ProjectContext, jobId: number): Promise<number
   }
   const done = tasks.length - unfinished.length
   out(
-    `Sprint ${job.sprint_id}: ${done}/${tasks.length} task${tasks.length === 1 ? '' : 's'} DONE` +
+    `Sprint ${job.sprintId}: ${done}/${tasks.length} task${tasks.length === 1 ? '' : 's'} DONE` +
       `${job.status === 'killed' ? ' (killed)' : job.status === 'failed' ? ` (job failed: ${job.error ?? 'unknown'})` : ''}.`
   )
   for (const task of tasks) {
@@ -74,7 +73,7 @@ async function summarize(context: ProjectContext, jobId: number): Promise<number
     out(`  ${task.id.padEnd(8)} ${statusText(task.status, 9)} ${task.status === 'DONE' ? '' : firstLine(task.reason)}${where}`)
   }
   if (unfinished.length === 0 && job.status === 'completed') return EXIT_OK
-  const view = await context.runControl.statusView(context.projectId)
+  const view = await context.orchestrator.runControl.statusView(context.projectId)
   if (view.recoveryCommand) out(`Continue with: ${view.recoveryCommand}`)
   out(`Worker logs: quartet logs <task>`)
   return EXIT_FAILED

@@ -1,13 +1,13 @@
 import type { CliRuntime } from '../../../core/service.js'
-import type { ProjectOptions } from '../cli.js'
+import type { ProjectOptions } from './options.js'
 import { withProject } from './context.js'
 import { duration, EXIT_OK, firstLine, out, statusText, style, table } from './output.js'
 
 /** `quartet status [--json]`: reconciled first, so a dead job shows as ORPHANED (and its agents are stopped), never as running. */
 export function statusCommand(runtime: CliRuntime, options: ProjectOptions & { json?: boolean }): Promise<number> {
   return withProject(runtime, options, async (context) => {
-    const view = await context.runControl.statusView(context.projectId)
-    const rows = view.sprint ? await context.repositories.tasks.listBySprint(view.sprint.id) : []
+    const view = await context.orchestrator.runControl.statusView(context.projectId)
+    const rows = view.sprint ? await context.orchestrator.tasks.tasksOf(view.sprint.id) : []
     const tasks = rows.map((t) => ({
       id: t.id,
       key: t.key,
@@ -17,9 +17,9 @@ export function statusCommand(runtime: CliRuntime, options: ProjectOptions & { j
       agent: t.agent,
       reason: t.reason,
       branch: t.branch,
-      commitSha: t.commit_sha,
-      startedAt: t.started_at,
-      finishedAt: t.finished_at
+      commitSha: t.commitSha,
+      startedAt: t.startedAt,
+      finishedAt: t.finishedAt
     }))
     if (options.json) {
       out(JSON.stringify({ projectRoot: context.projectRoot, ...view, tasks }, null, 2))

@@ -4,7 +4,7 @@
  * once a human allows it. The job process learns the decision by polling the database (decisions
  * are taken in the server or the CLI), at most POLL_MS late.
  */
-import type { ApprovalsService } from '../modules/approvals/approvals.service.js'
+import { ENGINE_PRINCIPAL, type Principal } from '../principal.js'
 import type { PlannedTask } from './types.js'
 
 const POLL_MS = 500
@@ -23,8 +23,33 @@ export interface TaskApprovalGate {
   }): Promise<ApprovalVerdict>
 }
 
+/** An approval request as the gate reads it (the approvals module's entry view). */
+export interface GateEntry {
+  category: string
+  effect: 'allow' | 'deny' | null
+  request: { id: string; expiresAt: string; defaultAction: string }
+  decision: { decision: string; decidedBy: string; reason: string } | null
+}
+
+/** What the gate needs of the approvals store; the composition root passes the approvals service. */
+export interface GateApprovals {
+  pendingForTask(taskId: string): Promise<GateEntry | null>
+  request(input: {
+    requesterKind: 'engine'
+    requesterId: string
+    taskId: string
+    summary: string
+    scope: string
+    risk: string
+    toolName: null
+    args: unknown
+  }): Promise<GateEntry>
+  wait(id: string, timeoutMs: number, signal?: AbortSignal): Promise<GateEntry>
+  decide(caller: Principal, input: { id: string; decision: 'deny'; reason: string; channel: string }): Promise<unknown>
+}
+
 export interface TaskApprovalGateOptions {
-  service: Pick<ApprovalsService, 'request' | 'wait' | 'decide' | 'pendingForTask'>
+  service: GateApprovals
   requireForRisk: readonly string[]
 }
 
@@ -70,7 +95,7 @@ export function createTaskApprovalGate(options: TaskApprovalGateOptions): TaskAp
           const reason = typeof signal.reason === 'string' ? signal.reason : 'run stopped'
           // The request no longer guards anything: close it so the inbox does not offer it.
           await options.service
-            .decide({ id: approvalId, decision: 'deny', reason: `withdrawn: ${reason}`, decidedBy: 'engine', channel: 'withdrawn' })
+            .decide(ENGINE_PRINCIPAL, { id: approvalId, decision: 'deny', reason: `withdrawn: ${reason}`, channel: 'withdrawn' })
             .catch(() => {})
           return { allowed: false, approvalId, cancelled: true, reason }
         }

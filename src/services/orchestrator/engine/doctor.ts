@@ -9,7 +9,7 @@ import type { ProjectConfigResult } from '../project/config.js'
 import type { AgentConfig } from '../project/config-schema.js'
 import { findExecutable } from '../project/which.js'
 import { probe } from './providers/client.js'
-import { runCommand } from './providers/git-command.js'
+import { runCommand } from './command.js'
 import type { EnginePlatform } from './types.js'
 
 export interface DoctorCheck {

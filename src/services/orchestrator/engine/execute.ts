@@ -11,9 +11,9 @@ import { createClaudeStreamParser } from './agents/claude-stream-json.js'
 import { resolveCommand, writePromptFile, type CommandAgentConfig } from './agents/command-agent.js'
 import { buildTaskPrompt } from './agents/prompt.js'
 import { allChanged, diffSnapshots, snapshotTree } from './changes.js'
-import { runProcess, type RunProcessResult } from './process.js'
+import { runProcess, type RunProcessResult } from './process-group.js'
 import type { CheckCommand, EnginePlatform, ExecuteTask, TaskRunInput, TaskRunOutcome, Usage } from './types.js'
-import { createWorktrees, type PreparedWorktree } from './worktrees.js'
+import type { GitWorktrees, PreparedWorktree } from './worktrees.js'
 
 export type ProviderAgentConfig = Exclude<AgentConfig, { kind: 'command' }>
 
@@ -38,6 +38,8 @@ export interface ExecutorDeps {
   /** Where prompt files are written (never inside the worktree). */
   dataDir: string
   runProviderTask: RunProviderTask
+  /** The project's task worktrees (engine/worktrees.ts over the git port). */
+  worktrees: GitWorktrees
   /** How often a running agent or check is reported alive (default 15 s; readers call a heartbeat stale after 120 s). */
   heartbeatIntervalMs?: number
 }
@@ -66,8 +68,14 @@ export function pickAgent(config: ProjectConfig, wanted: string | undefined): { 
   return { name, agent }
 }
 
-export function createExecutor({ platform, config, dataDir, runProviderTask, heartbeatIntervalMs = 15000 }: ExecutorDeps): ExecuteTask {
-  const worktrees = createWorktrees(platform)
+export function createExecutor({
+  platform,
+  config,
+  dataDir,
+  runProviderTask,
+  worktrees,
+  heartbeatIntervalMs = 15000
+}: ExecutorDeps): ExecuteTask {
   // Whether the project is a repository, and where in it, does not change during a run: asked once per root.
   const repoFacts = new Map<string, Promise<{ isRepo: boolean; prefix: string }>>()
   const factsOf = (root: string) => {

@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { jobEntryCommand } from './job-command.js'
 import type { EnginePlatform } from './types.js'
 
 export interface DetachedJobCommand {
@@ -30,5 +31,25 @@ export function launchDetachedJob(job: DetachedJobCommand, platform: Pick<Engine
     return { pid: child.pid }
   } finally {
     fs.closeSync(log)
+  }
+}
+
+export interface JobLauncherOptions {
+  projectRoot: string
+  dataDir: string
+  /** DATABASE_URL the job process opens (SQLite in dataDir when undefined). */
+  databaseUrl: string | undefined
+  platform: Pick<EnginePlatform, 'spawn'>
+}
+
+/** Launches `job-main` for a queued job of this project; answers its pid. */
+export function createJobLauncher(options: JobLauncherOptions): (jobId: number) => number {
+  return (jobId) => {
+    const { command, args } = jobEntryCommand(['--job', String(jobId), '--project', options.projectRoot, '--data-dir', options.dataDir])
+    const env: NodeJS.ProcessEnv = { ...process.env }
+    if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl
+    else delete env.DATABASE_URL
+    const logFile = path.join(options.dataDir, 'orchestrator', 'jobs', `${jobId}.log`)
+    return launchDetachedJob({ command, args, env, cwd: options.projectRoot, logFile }, options.platform).pid
   }
 }

@@ -1,9 +1,9 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import type { FinishedJobStatus } from '../state/jobs.repository.js'
-import { recordSprintOutcome } from '../modules/memory/engine-records.js'
-import { JOB_INTERRUPTED, KILLED_BY_USER, runSprint, type RunSprintOptions, type SprintResult } from './scheduler.js'
-import { JOB_STALE_MS } from './reconcile.js'
+import { runSprint, type RunSprintOptions, type SprintResult } from './scheduler.js'
+import { JOB_INTERRUPTED, KILLED_BY_USER } from './task-lifecycle.js'
+import { JOB_STALE_MS } from './run-control.js'
 
 export interface RunJobOptions extends Omit<RunSprintOptions, 'sprintId' | 'signal' | 'resume'> {
   hostname?: string
@@ -16,8 +16,11 @@ export interface RunJobOptions extends Omit<RunSprintOptions, 'sprintId' | 'sign
   signal?: AbortSignal
   /** The SQLite file the job writes to: once it is deleted, the job's writes would go nowhere, so it stops. */
   databaseFile?: string
-  /** Runs once the sprint has ended, before the job is marked finished (e.g. measuring coverage); a failure is only warned about. */
-  afterSprint?: (sprintId: string) => Promise<unknown>
+  /**
+   * Run in order once the sprint has ended, before the job is marked finished (recording the
+   * sprint in memory, measuring coverage …); a failure of one is only warned about.
+   */
+  onSprintEnded?: ReadonlyArray<(sprintId: string, result: SprintResult) => Promise<unknown>>
 }
 
 export interface JobResult {
@@ -70,14 +73,10 @@ export async function runJob(options: RunJobOptions): Promise<JobResult> {
     )
   }, heartbeatMs)
   try {
-    const sprint = await runSprint({ ...options, sprintId: job.sprint_id, signal: kill.signal, resume: job.resume === 1 })
-    await recordSprintOutcome(repos, options.projectId, job.sprint_id).catch((error: unknown) =>
-      process.emitWarning(`recording the sprint in memory failed: ${String(error)}`)
-    )
-    if (sprint.stopKind !== 'killed')
-      await options
-        .afterSprint?.(job.sprint_id)
-        .catch((error: unknown) => process.emitWarning(`after-sprint step failed: ${String(error)}`))
+    const sprint = await runSprint({ ...options, sprintId: job.sprintId, signal: kill.signal, resume: job.resume })
+    for (const hook of options.onSprintEnded ?? []) {
+      await hook(job.sprintId, sprint).catch((error: unknown) => process.emitWarning(`after-sprint step failed: ${String(error)}`))
+    }
     const status: FinishedJobStatus = sprint.stopKind === 'killed' ? 'killed' : 'completed'
     await repos.jobs.finish(jobId, status, {
       result: { sprintStatus: sprint.status, stopReason: sprint.stopReason, counts: sprint.counts }
@@ -86,7 +85,7 @@ export async function runJob(options: RunJobOptions): Promise<JobResult> {
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
     await repos.sprints
-      .setStatus(job.sprint_id, 'ABORTED', {
+      .setStatus(job.sprintId, 'ABORTED', {
         stopReason: `job failed: ${message}`,
         finishedAt: new Date().toISOString(),
         from: ['RUNNING', 'PLANNED']

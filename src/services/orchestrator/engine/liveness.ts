@@ -1,4 +1,4 @@
-import { isProcessAlive, signalZero, startedBy } from './process.js'
+import { isProcessAlive, signalZero, startedBy } from './process-group.js'
 
 /**
  * How long a full proof that a job process lives (its /proc state is not a zombie and it

@@ -3,14 +3,16 @@ import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { ProjectConfig } from '../project/config-schema.js'
 import type { OrchestratorRepositories } from '../state/repositories.js'
-import type { TaskRow } from '../state/db.js'
+import { plannedTaskOf, type Task } from '../state/domain.js'
 import type { TaskStatusCounts, TaskTransitionFields } from '../state/tasks.repository.js'
-import { toPlannedTask } from '../state/tasks.repository.js'
-import { toMicroUsd } from '../state/attempts.repository.js'
-import { budgetExceeded, sprintBudget } from './budget.js'
-import { processStartTicks } from './process.js'
 import type { TaskApprovalGate } from './approval-gate.js'
-import { PRIORITIES, type ExecuteTask, type TaskRunOutcome, type TaskStatus } from './types.js'
+import { runAttempt } from './attempt.js'
+import { sprintBudget } from './budget.js'
+import type { EventType, OrchestratorEvents, TaskEnding } from './events.js'
+import { retryDelayMs, scopesOverlap } from './schedule-rules.js'
+import { taskLogFile } from './worker-log.js'
+import { KILLED_BY_USER } from './task-lifecycle.js'
+import { PRIORITIES, type ExecuteTask, type TaskStatus } from './types.js'
 
 export interface RunSprintOptions {
   repositories: OrchestratorRepositories
@@ -39,46 +41,9 @@ export interface SprintResult {
   counts: TaskStatusCounts
 }
 
-export const KILLED_BY_USER = 'killed by user'
-/** Starts the stop reason of a job that ended for an outside cause (orphaned, project or database gone). */
-export const JOB_INTERRUPTED = 'job interrupted: '
-/** Tasks cancelled by a kill or an interruption run again on resume; those a budget stop cancelled do not. */
-export const resumableStop = (reason: string | null): boolean => reason === KILLED_BY_USER || (reason?.startsWith(JOB_INTERRUPTED) ?? false)
 const ENDED_UNSUCCESSFULLY: readonly TaskStatus[] = ['NO_GO', 'CANCELLED', 'BLOCKED']
-const HEARTBEAT_WRITE_MS = 1000
-const HEARTBEAT_EVENT_MS = 15000
-
-export function taskLogFile(dataDir: string, sprintId: string, taskId: string): string {
-  return path.join(dataDir, 'orchestrator', 'logs', sprintId, `${taskId}.log`)
-}
-
-/** The fixed part of a path pattern: `dir/**`, `dir/*` and `dir/x*.ts` all cover everything under `dir/`. */
-function scopePrefix(pattern: string): { prefix: string; isDir: boolean } {
-  const clean = pattern.replace(/^\.\//, '')
-  const glob = clean.search(/[*?[{]/)
-  if (glob >= 0) return { prefix: clean.slice(0, clean.lastIndexOf('/', glob) + 1), isDir: true }
-  return clean.endsWith('/') ? { prefix: clean, isDir: true } : { prefix: clean, isDir: false }
-}
-
-/** True when two file scopes may touch the same file; an empty scope may touch anything. */
-export function scopesOverlap(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length === 0 || b.length === 0) return true
-  return a.some((x) =>
-    b.some((y) => {
-      const p = scopePrefix(x)
-      const q = scopePrefix(y)
-      if (p.isDir && q.isDir) return p.prefix.startsWith(q.prefix) || q.prefix.startsWith(p.prefix)
-      if (p.isDir) return q.prefix.startsWith(p.prefix)
-      if (q.isDir) return p.prefix.startsWith(q.prefix)
-      return p.prefix === q.prefix
-    })
-  )
-}
-
-/** Exponential backoff (×2 per retry) with ±20 % jitter, so retrying workers do not hit a provider in step. */
-export function retryDelayMs(baseMs: number, retry: number, random: () => number = Math.random): number {
-  return Math.round(baseMs * 2 ** (retry - 1) * (0.8 + 0.4 * random()))
-}
+const ENDING_EVENT = { DONE: 'task_done', NO_GO: 'task_no_go', BLOCKED: 'task_blocked', CANCELLED: 'task_cancelled' } as const
+type Ending = keyof typeof ENDING_EVENT
 
 /**
  * Runs the sprint's runnable tasks to an end: dependencies first, then by priority and plan
@@ -89,7 +54,7 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
   const { repositories: repos, projectId, sprintId, jobId, config, clock } = options
   const runnableFrom: TaskStatus[] = options.resume ? ['PENDING', 'ORPHANED'] : ['PENDING']
   const budget = sprintBudget(config)
-  const emit = (type: string, taskId: string | null, data: Record<string, unknown>) =>
+  const emit = <K extends EventType>(type: K, taskId: string | null, data: OrchestratorEvents[K]) =>
     repos.events.append(projectId, { type, sprintId, taskId, data })
   const stop = new AbortController()
   let stopKind: SprintResult['stopKind'] = null
@@ -97,12 +62,12 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
 
   const rows = await repos.tasks.listBySprint(sprintId)
   const tasks = new Map(rows.map((row) => [row.key, row]))
-  const status = new Map(rows.map((row) => [row.key, row.status as TaskStatus]))
+  const status = new Map(rows.map((row) => [row.key, row.status]))
   const running = new Map<string, Promise<void>>()
   // What each task left on its branch; a dependent task's worktree starts from its DONE dependencies' branches.
-  const work = new Map(rows.map((row) => [row.key, { branch: row.branch, commitSha: row.commit_sha }]))
-  const baseBranchesOf = (row: TaskRow): string[] =>
-    (JSON.parse(row.dependencies) as string[])
+  const work = new Map(rows.map((row) => [row.key, { branch: row.branch, commitSha: row.commitSha }]))
+  const baseBranchesOf = (row: Task): string[] =>
+    row.dependencies
       .filter((dep) => status.get(dep) === 'DONE')
       .flatMap((dep) => {
         const done = work.get(dep)
@@ -126,21 +91,24 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
   if (options.signal.aborted) onKill()
   else options.signal.addEventListener('abort', onKill, { once: true })
 
+  /** The status another writer (a kill) left the task in when this process lost a transition. */
+  async function reread(row: Task, fallback: TaskStatus): Promise<void> {
+    status.set(row.key, (await repos.tasks.get(row.id))?.status ?? fallback)
+  }
+
   async function setFinal(
-    row: TaskRow,
-    from: TaskStatus[],
-    to: TaskStatus,
-    reason: string,
-    extra: Record<string, unknown> = {},
+    row: Task,
+    from: readonly TaskStatus[],
+    to: Ending,
+    ending: TaskEnding,
     fields: TaskTransitionFields = {}
   ): Promise<void> {
-    if (await repos.tasks.transition(row.id, from, to, { ...fields, reason, finishedAt: clock().toISOString() })) {
+    if (await repos.tasks.transition(row.id, to, { ...fields, from, reason: ending.reason, finishedAt: clock().toISOString() })) {
       status.set(row.key, to)
-      const type = to === 'DONE' ? 'task_done' : to === 'NO_GO' ? 'task_no_go' : to === 'BLOCKED' ? 'task_blocked' : 'task_cancelled'
-      await emit(type, row.id, { reason, ...extra })
+      await emit(ENDING_EVENT[to], row.id, ending)
     } else {
       // Someone else (a kill) ended it first; keep what they wrote.
-      status.set(row.key, ((await repos.tasks.get(row.id))?.status ?? to) as TaskStatus)
+      await reread(row, to)
     }
   }
 
@@ -149,7 +117,7 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
       changed = false
       for (const row of tasks.values()) {
         if (!runnableFrom.includes(status.get(row.key)!)) continue
-        for (const dep of JSON.parse(row.dependencies) as string[]) {
+        for (const dep of row.dependencies) {
           const depStatus = status.get(dep)
           const reason =
             depStatus === undefined
@@ -158,7 +126,7 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
                 ? `dependency ${dep} ended ${depStatus}`
                 : null
           if (reason) {
-            await setFinal(row, runnableFrom, 'BLOCKED', reason, { dependency: dep })
+            await setFinal(row, runnableFrom, 'BLOCKED', { reason, dependency: dep })
             changed = true
             break
           }
@@ -167,31 +135,30 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
     }
   }
 
-  function readyTasks(): TaskRow[] {
+  function readyTasks(): Task[] {
     return [...tasks.values()]
       .filter((row) => runnableFrom.includes(status.get(row.key)!) && !running.has(row.key))
-      .filter((row) => (JSON.parse(row.dependencies) as string[]).every((dep) => status.get(dep) === 'DONE'))
-      .sort((a, b) => PRIORITIES.indexOf(a.priority as never) - PRIORITIES.indexOf(b.priority as never) || a.position - b.position)
+      .filter((row) => row.dependencies.every((dep) => status.get(dep) === 'DONE'))
+      .sort((a, b) => PRIORITIES.indexOf(a.priority) - PRIORITIES.indexOf(b.priority) || a.position - b.position)
   }
 
-  function conflictsWithRunning(row: TaskRow): boolean {
+  function conflictsWithRunning(row: Task): boolean {
     if (options.gitMode) return false
-    const files = JSON.parse(row.files) as string[]
-    return [...running.keys()].some((key) => scopesOverlap(files, JSON.parse(tasks.get(key)!.files) as string[]))
+    return [...running.keys()].some((key) => scopesOverlap(row.files, tasks.get(key)!.files))
   }
 
   /** Parks a task that needs approval until it is decided; false when it must not run (its status is set). */
-  async function passApprovalGate(row: TaskRow): Promise<boolean> {
+  async function passApprovalGate(row: Task): Promise<boolean> {
     const gate = options.approvalGate
-    if (!gate?.requires(toPlannedTask(row))) return true
-    if (!(await repos.tasks.transition(row.id, runnableFrom, 'AWAITING_APPROVAL', { reason: null }))) {
-      status.set(row.key, ((await repos.tasks.get(row.id))?.status ?? 'CANCELLED') as TaskStatus)
+    if (!gate?.requires(plannedTaskOf(row))) return true
+    if (!(await repos.tasks.transition(row.id, 'AWAITING_APPROVAL', { from: runnableFrom, reason: null }))) {
+      await reread(row, 'CANCELLED')
       return false
     }
     status.set(row.key, 'AWAITING_APPROVAL')
     const verdict = await gate.await({
       taskId: row.id,
-      task: toPlannedTask(row),
+      task: plannedTaskOf(row),
       signal: stop.signal,
       onParked: (approvalId, expiresAt) => emit('task_awaiting_approval', row.id, { approvalId, expiresAt }).then(() => {})
     })
@@ -199,37 +166,52 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
       await emit('task_approved', row.id, { approvalId: verdict.approvalId })
       return true
     }
-    await setFinal(row, ['AWAITING_APPROVAL'], verdict.cancelled ? 'CANCELLED' : 'NO_GO', verdict.reason, {
+    await setFinal(row, ['AWAITING_APPROVAL'], verdict.cancelled ? 'CANCELLED' : 'NO_GO', {
+      reason: verdict.reason,
       approvalId: verdict.approvalId
     })
     return false
   }
 
-  async function runTask(row: TaskRow): Promise<void> {
+  async function runTask(row: Task): Promise<void> {
     if (!(await passApprovalGate(row))) return
-    if (!(await repos.tasks.transition(row.id, [...runnableFrom, 'AWAITING_APPROVAL'], 'CLAIMED', { reason: null }))) {
-      status.set(row.key, ((await repos.tasks.get(row.id))?.status ?? 'CANCELLED') as TaskStatus)
+    if (!(await repos.tasks.transition(row.id, 'CLAIMED', { from: [...runnableFrom, 'AWAITING_APPROVAL'], reason: null }))) {
+      await reread(row, 'CANCELLED')
       return
     }
     status.set(row.key, 'CLAIMED')
     await emit('task_claimed', row.id, { jobId })
-    const planned = toPlannedTask(row)
+    const planned = plannedTaskOf(row)
     const agent = planned.agent ?? config.default_agent ?? Object.keys(config.agents)[0] ?? 'default'
     const logFile = taskLogFile(options.dataDir, sprintId, row.id)
     fs.mkdirSync(path.dirname(logFile), { recursive: true })
     for (let retry = 0; ; retry++) {
       const number = row.attempts + retry + 1
-      if (
-        stopReason ||
-        !(await repos.tasks.transition(row.id, ['CLAIMED'], 'EXECUTING', { attempts: number, startedAt: clock().toISOString() }))
-      ) {
-        await setFinal(row, ['CLAIMED'], 'CANCELLED', stopReason ?? KILLED_BY_USER)
+      if (stopReason || !(await repos.tasks.transition(row.id, 'EXECUTING', { attempts: number, startedAt: clock().toISOString() }))) {
+        await setFinal(row, ['CLAIMED'], 'CANCELLED', { reason: stopReason ?? KILLED_BY_USER })
         return
       }
       status.set(row.key, 'EXECUTING')
       const attempt = await repos.attempts.start(row.id, jobId, number, agent)
       await emit('task_started', row.id, { attempt: number, agent, logFile })
-      const outcome = await runAttempt(row, attempt.id, number, logFile)
+      const outcome = await runAttempt({
+        repositories: repos,
+        executeTask: options.executeTask,
+        config,
+        budget,
+        projectRoot: options.projectRoot,
+        sprintId,
+        jobId,
+        task: row,
+        attemptId: attempt.id,
+        attempt: number,
+        logFile,
+        baseBranches: baseBranchesOf(row),
+        signal: stop.signal,
+        emit: (type, data) => emit(type, row.id, data),
+        onTesting: () => status.set(row.key, 'TESTING'),
+        onBudgetExceeded: (reason) => requestStop('budget', reason)
+      })
       await repos.attempts.finish(attempt.id, {
         status: outcome.status,
         exitCode: outcome.exitCode,
@@ -240,7 +222,7 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
       const active: TaskStatus[] = ['EXECUTING', 'TESTING']
       if (outcome.status === 'NO_GO' && outcome.transient && retry + 1 < config.engine.max_attempts && !stopReason) {
         const delayMs = retryDelayMs(config.engine.retry_base_delay_ms, retry + 1)
-        if (await repos.tasks.transition(row.id, active, 'CLAIMED', { reason: outcome.reason })) {
+        if (await repos.tasks.transition(row.id, 'CLAIMED', { from: active, reason: outcome.reason })) {
           status.set(row.key, 'CLAIMED')
           await emit('task_retry', row.id, { attempt: number, nextAttempt: number + 1, delayMs, reason: outcome.reason })
           await sleep(delayMs, undefined, { signal: stop.signal }).catch(() => {})
@@ -254,101 +236,24 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
         filesChanged: outcome.filesChanged
       }
       work.set(row.key, { branch: outcome.branch, commitSha: outcome.commitSha })
-      const to: TaskStatus = stopReason || outcome.status === 'CANCELLED' ? 'CANCELLED' : outcome.status
+      const to: Ending = stopReason || outcome.status === 'CANCELLED' ? 'CANCELLED' : outcome.status
       const reason = to === 'CANCELLED' ? (stopReason ?? outcome.reason) : outcome.reason
-      await setFinal(
-        row,
-        active,
-        to,
+      const ending = {
         reason,
-        { attempt: number, exitCode: outcome.exitCode, commitSha: outcome.commitSha, filesChanged: outcome.filesChanged.length },
-        fields
-      )
+        attempt: number,
+        exitCode: outcome.exitCode,
+        commitSha: outcome.commitSha,
+        filesChanged: outcome.filesChanged.length
+      }
+      await setFinal(row, active, to, ending, fields)
       return
     }
-  }
-
-  async function runAttempt(row: TaskRow, attemptId: number, number: number, logFile: string): Promise<TaskRunOutcome> {
-    // Callbacks are synchronous for the executor; their writes are chained and awaited before the attempt is closed.
-    let writes: Promise<unknown> = Promise.resolve()
-    const later = (work: () => Promise<unknown>) => {
-      writes = writes.then(work).catch((error: unknown) => process.emitWarning(`orchestrator: ${String(error)}`))
-    }
-    let lastWrite = 0
-    let lastEvent = 0
-    let lastStatus = 'EXECUTING'
-    const started = Date.now()
-    let outcome: TaskRunOutcome
-    try {
-      outcome = await options.executeTask({
-        projectRoot: options.projectRoot,
-        sprintId,
-        taskId: row.id,
-        task: toPlannedTask(row),
-        attempt: number,
-        logFile,
-        baseBranches: baseBranchesOf(row),
-        logCapBytes: config.engine.log_cap_bytes,
-        timeoutMs: config.engine.task_timeout_seconds * 1000,
-        signal: stop.signal,
-        onHeartbeat(beat) {
-          const now = Date.now()
-          const statusChanged = beat.status !== lastStatus
-          if (!statusChanged && now - lastWrite < HEARTBEAT_WRITE_MS) return
-          lastWrite = now
-          lastStatus = beat.status
-          const sendEvent = now - lastEvent >= HEARTBEAT_EVENT_MS
-          if (sendEvent) lastEvent = now
-          later(async () => {
-            if (statusChanged && beat.status === 'TESTING' && (await repos.tasks.transition(row.id, ['EXECUTING'], 'TESTING')))
-              status.set(row.key, 'TESTING')
-            const hb = await repos.heartbeats.upsert(row.id, {
-              workerId: `job-${jobId}`,
-              status: beat.status,
-              currentAction: beat.currentAction,
-              filesChangedCount: beat.filesChangedCount ?? 0
-            })
-            if (sendEvent)
-              await emit('task_heartbeat', row.id, { status: beat.status, currentAction: beat.currentAction, sequence: hb.sequence })
-          })
-        },
-        onProcess(pid) {
-          // Read now, while the process is certainly the one just started.
-          const startTicks = processStartTicks(pid)
-          later(() => repos.attempts.addPid(attemptId, pid, startTicks))
-        },
-        onUsage(usage) {
-          later(async () => {
-            await repos.attempts.addUsage(attemptId, usage)
-            const total = await repos.sprints.addUsage(sprintId, usage.inputTokens + usage.outputTokens, toMicroUsd(usage.costUsd))
-            const over = budgetExceeded(total, budget)
-            if (over) await requestStop('budget', over)
-          })
-        }
-      })
-    } catch (error) {
-      outcome = {
-        status: 'NO_GO',
-        reason: `executor failed: ${error instanceof Error ? error.message : String(error)}`,
-        transient: false,
-        exitCode: null,
-        filesChanged: [],
-        commitSha: null,
-        branch: null,
-        worktree: null,
-        usage: { inputTokens: 0, outputTokens: 0, costUsd: null },
-        logTail: [],
-        agentMs: Date.now() - started
-      }
-    }
-    await writes
-    return outcome
   }
 
   await repos.sprints.setStatus(sprintId, 'RUNNING', {
     stopReason: null,
     finishedAt: null,
-    ...((await repos.sprints.get(sprintId))?.started_at ? {} : { startedAt: clock().toISOString() })
+    ...((await repos.sprints.get(sprintId))?.startedAt ? {} : { startedAt: clock().toISOString() })
   })
   await emit('sprint_started', null, { jobId, resume: options.resume === true, tasks: rows.length, maxWorkers: config.engine.max_workers })
 
@@ -369,7 +274,7 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
         const stuck = stopReason ? [] : [...tasks.values()].filter((row) => runnableFrom.includes(status.get(row.key)!))
         if (stuck.length === 0) break
         // Nothing runs and nothing can start: what is left waits on a dependency cycle.
-        for (const row of stuck) await setFinal(row, runnableFrom, 'BLOCKED', 'dependency cycle')
+        for (const row of stuck) await setFinal(row, runnableFrom, 'BLOCKED', { reason: 'dependency cycle' })
         continue
       }
       await Promise.race(running.values())
@@ -390,7 +295,7 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
   if (stopReason) {
     for (const row of tasks.values()) {
       if (runnableFrom.includes(status.get(row.key)!) || status.get(row.key) === 'CLAIMED')
-        await setFinal(row, [...runnableFrom, 'CLAIMED'], 'CANCELLED', stopReason)
+        await setFinal(row, [...runnableFrom, 'CLAIMED'], 'CANCELLED', { reason: stopReason })
     }
   }
   const counts = await repos.tasks.countByStatus(sprintId)

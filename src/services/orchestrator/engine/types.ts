@@ -12,7 +12,6 @@ export const TASK_STATUSES = [
   'TESTING', // agent done, check command running
   'DONE', // agent exited 0, produced a change (or none expected), check passed
   'NO_GO', // failed; `reason` says why
-  'PAUSED',
   'ORPHANED', // its job or agent process died while it was CLAIMED/EXECUTING/TESTING
   'CANCELLED', // killed by a user, or not run because the budget ran out / a dependency failed
   'BLOCKED', // a dependency ended NO_GO/CANCELLED

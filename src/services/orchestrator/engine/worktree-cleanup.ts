@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import type { GitRunner } from './git-runner.js'
+import type { Git } from './git.js'
 import { BASE_REF_PREFIX, BRANCH_PREFIX, refSegment } from './worktree-names.js'
 
 export interface WorktreeStatus {
@@ -28,7 +28,7 @@ export interface WorktreeEntry {
   prunable: boolean
 }
 
-export async function listWorktrees({ git }: GitRunner, root: string): Promise<WorktreeEntry[]> {
+export async function listWorktrees({ git }: Git, root: string): Promise<WorktreeEntry[]> {
   const entries: WorktreeEntry[] = []
   let entry: WorktreeEntry | undefined
   for (const line of (await git(root, ['worktree', 'list', '--porcelain'])).split('\n')) {
@@ -42,7 +42,7 @@ export async function listWorktrees({ git }: GitRunner, root: string): Promise<W
   return entries
 }
 
-export async function worktreeStatus({ git, run }: GitRunner, worktree: string): Promise<WorktreeStatus> {
+export async function worktreeStatus({ git, run }: Git, worktree: string): Promise<WorktreeStatus> {
   const [status, head, branch] = await Promise.all([
     git(worktree, ['status', '--porcelain=v1', '--untracked-files=all']),
     run(worktree, ['rev-parse', '--verify', '--quiet', 'HEAD']),
@@ -58,12 +58,7 @@ export async function worktreeStatus({ git, run }: GitRunner, worktree: string):
   }
 }
 
-export async function cleanupNow(
-  runner: GitRunner,
-  root: string,
-  worktreesDir: string,
-  options: { sprintId?: string }
-): Promise<CleanupReport> {
+export async function cleanupNow(runner: Git, root: string, worktreesDir: string, options: { sprintId?: string }): Promise<CleanupReport> {
   const { git, run } = runner
   const report: CleanupReport = { removed: [], kept: [] }
   await run(root, ['worktree', 'prune'])

@@ -2,12 +2,11 @@
  * One git worktree and branch per task (`quartet/<sprint>/<task>`), so agents never touch the
  * user's checkout and every attempt's work survives: a resumed task gets its worktree back with
  * earlier (even uncommitted) files, and cleanup removes only what is provably safe to remove.
- * Git runs through platform.spawn with argv only.
+ * Git runs through the git port (engine/git.ts).
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { createGitRunner } from './git-runner.js'
-import type { EnginePlatform } from './types.js'
+import type { Git } from './git.js'
 import { cleanupNow, listWorktrees, worktreeStatus, type CleanupReport } from './worktree-cleanup.js'
 import { BASE_REF_PREFIX, BRANCH_PREFIX, refSegment } from './worktree-names.js'
 
@@ -41,7 +40,7 @@ export class BaseMergeConflictError extends Error {
 const RACED_ADD = /failed to read .*worktrees\/[^/]+\/(commondir|gitdir|HEAD)|worktrees\/[^/]+\/locked/
 const RACED_ADD_RETRIES = 5
 
-export function createWorktrees(platform: Pick<EnginePlatform, 'spawn'>) {
+export function createWorktrees(gitPort: Git) {
   // Worktree bookkeeping of one repository: adding fresh worktrees is *shared* (several run at
   // once; git's only conflict between them is one add reading another's half-written admin
   // directory, which is retried), while prune, remove, re-adding a kept branch and cleanup are
@@ -75,13 +74,8 @@ export function createWorktrees(platform: Pick<EnginePlatform, 'spawn'>) {
     return next
   }
 
-  const gitRunner = createGitRunner(platform)
-  const { run, git } = gitRunner
-
-  async function isGitRepo(root: string): Promise<boolean> {
-    const result = await run(root, ['rev-parse', '--is-inside-work-tree'])
-    return result.code === 0 && result.stdout.trim() === 'true'
-  }
+  const { run, git } = gitPort
+  const isGitRepo = gitPort.isRepo
 
   /**
    * Keeps `.quartet/` (config, worktrees) out of `git status` of every checkout of the repo (checked
@@ -165,7 +159,7 @@ export function createWorktrees(platform: Pick<EnginePlatform, 'spawn'>) {
       return serialized(root, async () => {
         // A worktree whose directory vanished is only administrative residue; its branch stays.
         await run(root, ['worktree', 'prune'])
-        const existing = (await listWorktrees(gitRunner, root)).find((entry) => entry.branch === branch)
+        const existing = (await listWorktrees(gitPort, root)).find((entry) => entry.branch === branch)
         if (existing) return { path: existing.path, branch, ...(await recordedBase(root, rootHead, branch, baseRef)), reused: true }
         if (occupied()) throw notOurs()
         fs.mkdirSync(path.dirname(wanted), { recursive: true })
@@ -350,7 +344,7 @@ export function createWorktrees(platform: Pick<EnginePlatform, 'spawn'>) {
    * Everything else is kept and reported. There is deliberately no force option.
    */
   function cleanupWorktrees(root: string, worktreesDir: string, options: { sprintId?: string } = {}): Promise<CleanupReport> {
-    return serialized(root, () => cleanupNow(gitRunner, root, worktreesDir, options))
+    return serialized(root, () => cleanupNow(gitPort, root, worktreesDir, options))
   }
 
   return {
@@ -360,8 +354,8 @@ export function createWorktrees(platform: Pick<EnginePlatform, 'spawn'>) {
     commitAll,
     changedFiles,
     cleanupWorktrees,
-    worktreeStatus: (worktree: string) => worktreeStatus(gitRunner, worktree),
-    listWorktrees: (root: string) => listWorktrees(gitRunner, root)
+    worktreeStatus: (worktree: string) => worktreeStatus(gitPort, worktree),
+    listWorktrees: (root: string) => listWorktrees(gitPort, root)
   }
 }
-export type Worktrees = ReturnType<typeof createWorktrees>
+export type GitWorktrees = ReturnType<typeof createWorktrees>

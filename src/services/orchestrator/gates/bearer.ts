@@ -1,5 +1,4 @@
 import { tokensEqual } from '../runtime/api-token.js'
-import { isApiPath, rawPathOf } from './paths.js'
 
 export interface AuthGateOptions {
   token: string | null
@@ -10,19 +9,9 @@ export interface AuthGateOptions {
 
 export type AuthDecision = { ok: true } | { ok: false; status: 401 | 403; error: string }
 
-const EXEMPT_PATHS = new Set(['/health', '/api/health', '/api/auth/oidc/exchange'])
-// EventSource cannot send headers, so these GET streams also take ?token=.
-const QUERY_TOKEN_PATHS = new Set(['/api/events', '/api/chat/stream'])
-const QUERY_TOKEN_PREFIXES = ['/api/workers/', '/api/run-flow/']
-
 export const AUTH_REQUIRED = 'authentication required'
 export const FORBIDDEN = 'forbidden'
 export const NO_TOKEN_CONFIGURED = 'authentication required — configure QUARTET_API_TOKEN or set QUARTET_API_AUTH_DISABLED=1 to bypass'
-
-function acceptsQueryToken(method: string, path: string): boolean {
-  if (method !== 'GET' && method !== 'HEAD') return false
-  return QUERY_TOKEN_PATHS.has(path) || QUERY_TOKEN_PREFIXES.some((prefix) => path.startsWith(prefix))
-}
 
 function queryToken(url: string): string | null {
   const start = url.indexOf('?')
@@ -31,23 +20,19 @@ function queryToken(url: string): string | null {
 }
 
 /**
- * The bearer check for one request. Exempt and query-token paths are compared as sent
- * (undecoded), so an encoded variant of one is simply not exempt; whether the gate applies at
- * all is decided on the decoded path, so an encoded `/api/` is gated too.
+ * The bearer check of one request to a route that needs a caller: the Authorization header, or
+ * (only where the route allows it, `queryTokenUrl` given) a `?token=` in the URL.
  */
-export function checkBearer(options: AuthGateOptions, method: string, url: string, authorization: string | undefined): AuthDecision {
-  const path = rawPathOf(url)
-  if (options.disabled || !isApiPath(url) || EXEMPT_PATHS.has(path)) return { ok: true }
-  if (options.token === null) {
-    return options.defaultDeny ? { ok: false, status: 401, error: NO_TOKEN_CONFIGURED } : { ok: true }
-  }
+export function checkBearer(options: AuthGateOptions, authorization: string | undefined, queryTokenUrl: string | null): AuthDecision {
+  if (options.disabled) return { ok: true }
+  if (options.token === null) return options.defaultDeny ? { ok: false, status: 401, error: NO_TOKEN_CONFIGURED } : { ok: true }
   let presented: string | null
   if (authorization !== undefined) {
     const match = /^Bearer ([^\s].*)$/.exec(authorization)
     if (!match) return { ok: false, status: 401, error: AUTH_REQUIRED }
     presented = (match[1] as string).trim()
   } else {
-    presented = acceptsQueryToken(method, path) ? queryToken(url) : null
+    presented = queryTokenUrl === null ? null : queryToken(queryTokenUrl)
     if (presented === null || presented === '') return { ok: false, status: 401, error: AUTH_REQUIRED }
   }
   return tokensEqual(presented, options.token) ? { ok: true } : { ok: false, status: 403, error: FORBIDDEN }

@@ -1,7 +1,7 @@
 export { registerGates, type GatesOptions, TOO_MANY_REQUESTS, CORS_ORIGIN_NOT_ALLOWED } from './register-gates.js'
 export { rewriteV1Url, rewriteV1Request } from './paths.js'
 export { checkBearer, type AuthGateOptions } from './bearer.js'
-export { controlMutationsEnabled, isControlMutation, CONTROL_MUTATION_REFUSAL, CONTROL_MUTATIONS_ENV } from './control.js'
+export { ACCESS, callerOf, registerAccessGate, type RouteAccess } from './route-access.js'
 export { resolveCorsOrigin } from './cors.js'
 export { createSlidingWindowLimiter } from './rate-limiter.js'
 export { orchestratorErrorFormatter, orchestratorNotFound, registerErrorShape, registerNotFound } from './errors.js'

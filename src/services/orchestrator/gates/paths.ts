@@ -1,8 +1,5 @@
 import { rawPathOf } from '../../../core/http/route-table.js'
 
-// Exemptions compare the path exactly as sent (no decoding).
-export { rawPathOf } from '../../../core/http/route-table.js'
-
 /**
  * Whether the router may dispatch this URL to an `/api/` route. find-my-way percent-decodes the
  * path before matching, so `/%61pi/status` is `/api/status` and must meet the same gates.
@@ -12,21 +9,6 @@ export function isApiPath(url: string): boolean {
   return rawPathOf(url)
     .replace(/%([0-7][0-9a-fA-F])/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
     .startsWith('/api/')
-}
-
-/**
- * The path as the router sees it (percent-decoded, no trailing slash), so `/api/%73tart` or
- * `/api/start/` cannot slip past a rule written for `/api/start`. null when it cannot be decoded.
- */
-export function normalisedPathOf(url: string): string | null {
-  let path: string
-  try {
-    path = decodeURIComponent(rawPathOf(url))
-  } catch {
-    return null
-  }
-  path = path.replace(/\/{2,}/g, '/')
-  return path.length > 1 ? path.replace(/\/+$/, '') : path
 }
 
 /** `/api/v1/…` is an alias of `/api/…`; pass as Fastify's `rewriteUrl` (through rewriteV1Request). */

@@ -1,15 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isLoopbackAddress } from '../runtime/loopback.js'
-import { checkBearer, type AuthGateOptions } from './bearer.js'
-import { isControlMutation, CONTROL_MUTATION_REFUSAL } from './control.js'
 import { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, resolveCorsOrigin } from './cors.js'
 import { isApiPath } from './paths.js'
 import { createSlidingWindowLimiter } from './rate-limiter.js'
+import { registerAccessGate, type AccessGateOptions } from './route-access.js'
 
-export interface GatesOptions {
-  auth: AuthGateOptions
-  /** Read on every governed request, so a config reload takes effect without a restart. */
-  controlMutations: () => boolean
+export interface GatesOptions extends AccessGateOptions {
   rateLimit: { max: number; windowMs: number; exemptLoopback?: boolean; maxClients?: number }
 }
 
@@ -27,8 +23,9 @@ function remoteAddressOf(request: FastifyRequest): string | undefined {
 
 /**
  * The orchestrator's request gates, as root-level onRequest hooks in the order of the
- * reference: rate limit, CORS (with preflights), bearer token, control-mutation switch.
- * Call on the instance itself (not inside an encapsulated plugin) so 404s pass the gates too.
+ * reference: rate limit, CORS (with preflights), then each route's declared access (bearer,
+ * control-mutation switch, admin, loopback; see route-access.ts). Call on the instance itself
+ * (not inside an encapsulated plugin) so 404s pass the gates too.
  */
 export function registerGates(app: FastifyInstance, options: GatesOptions): void {
   const limiter = createSlidingWindowLimiter(options.rateLimit)
@@ -59,13 +56,5 @@ export function registerGates(app: FastifyInstance, options: GatesOptions): void
       .send()
   })
 
-  app.addHook('onRequest', async (request, reply) => {
-    const decision = checkBearer(options.auth, request.method, request.url, request.headers.authorization)
-    if (!decision.ok) return refuse(reply, decision.status, decision.error)
-  })
-
-  app.addHook('onRequest', async (request, reply) => {
-    if (!isControlMutation(request.method, request.url, request.routeOptions.url)) return
-    if (!options.controlMutations()) return refuse(reply, 403, CONTROL_MUTATION_REFUSAL)
-  })
+  registerAccessGate(app, options)
 }

@@ -98,6 +98,11 @@ export const ProjectConfigSchema = Type.Object(
       { additionalProperties: false }
     ),
     api: Type.Object({ control_mutations: Type.Boolean() }, { additionalProperties: false }),
+    /** How process submissions are admitted: run all, park all, or run only pure/reversible effects (risk-tagged). */
+    process: Type.Object(
+      { policy: Type.Union([Type.Literal('auto'), Type.Literal('approval-required'), Type.Literal('risk-tagged')]) },
+      { additionalProperties: false }
+    ),
     api_auth_token: Type.Optional(Type.String({ minLength: 16 })),
     approval: Type.Object(
       {
@@ -112,7 +117,7 @@ export const ProjectConfigSchema = Type.Object(
       { additionalProperties: false }
     )
   },
-  { additionalProperties: true }
+  { additionalProperties: false }
 )
 
 export type ProjectConfig = Static<typeof ProjectConfigSchema>
@@ -136,5 +141,6 @@ export const DEFAULT_PROJECT_CONFIG: ProjectConfig = {
   limits: { windows: [] },
   coverage: {},
   api: { control_mutations: false },
+  process: { policy: 'risk-tagged' },
   approval: { api_decide: false, default_expiry_seconds: 3600, expiry_action: 'deny', require_for_risk: ['high', 'critical'] }
 }

@@ -19,7 +19,7 @@ export interface ResolveApiTokenOptions {
 export interface ResolvedApiToken {
   token: string | null
   source: ApiTokenSource
-  /** `tok:` + 12 hex chars of SHA-256(token), as the reference logs it: the only form of the token that may be logged. */
+  /** `tok:` + 12 hex chars of SHA-256(token), the only form of the token that may be logged. */
   fingerprint: string | null
   /** The 0600 file holding the token when it was read from or written to disk. */
   file?: string

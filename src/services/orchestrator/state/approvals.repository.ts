@@ -1,7 +1,7 @@
-import type { ApprovalRow, OrchestratorDb } from './db.js'
+import type { OrchestratorDb } from './db.js'
+import { toApproval, type Approval, type ApprovalDecisionValue, type RequesterKind } from './domain.js'
 
-export type ApprovalCategory = 'pending' | 'approved' | 'denied' | 'expired'
-export type ApprovalDecisionValue = 'allow' | 'deny' | 'defer' | 'escalate'
+export { categoryOf, type ApprovalCategory, type ApprovalDecisionValue } from './domain.js'
 
 export interface NewApproval {
   id: string
@@ -9,7 +9,7 @@ export interface NewApproval {
   tenantId: string
   scopeId: string | null
   taskId: string | null
-  requesterKind: 'engine' | 'agent' | 'process'
+  requesterKind: RequesterKind
   requesterId: string
   summary: string
   scope: string
@@ -17,7 +17,7 @@ export interface NewApproval {
   policy: string
   defaultAction: ApprovalDecisionValue
   toolName: string | null
-  maskedArgs: string
+  maskedArgs: unknown
   rawArgsRef: string | null
   createdAt: string
   expiresAt: string
@@ -40,13 +40,6 @@ export interface HistoryFilter {
   offset: number
 }
 
-/** The category of a row at `now` (an undecided row past its expiry is expired even before the sweep). */
-export function categoryOf(row: ApprovalRow, now: string): ApprovalCategory {
-  if (row.decision === null) return row.expires_at <= now ? 'expired' : 'pending'
-  if (row.channel === 'ttl-expire') return 'expired'
-  return row.decision === 'allow' ? 'approved' : 'denied'
-}
-
 /**
  * Every read of a tenant's requests is scoped to (project, tenant); only the expiry sweep and the
  * conditional decision (by an id already read within its tenant) work across tenants.
@@ -56,8 +49,8 @@ export function createApprovalsRepository(db: OrchestratorDb) {
   const scoped = (projectId: number, tenantId: string) => table().where('project_id', '=', projectId).where('tenant_id', '=', tenantId)
 
   return {
-    async create(approval: NewApproval): Promise<ApprovalRow> {
-      return db
+    async create(approval: NewApproval): Promise<Approval> {
+      const row = await db
         .insertInto('orch_approvals')
         .values({
           id: approval.id,
@@ -73,7 +66,7 @@ export function createApprovalsRepository(db: OrchestratorDb) {
           policy: approval.policy,
           default_action: approval.defaultAction,
           tool_name: approval.toolName,
-          masked_args: approval.maskedArgs,
+          masked_args: JSON.stringify(approval.maskedArgs),
           raw_args_ref: approval.rawArgsRef,
           created_at: approval.createdAt,
           expires_at: approval.expiresAt,
@@ -88,33 +81,31 @@ export function createApprovalsRepository(db: OrchestratorDb) {
         })
         .returningAll()
         .executeTakeFirstOrThrow()
+      return toApproval(row)
     },
 
-    get(projectId: number, tenantId: string, id: string): Promise<ApprovalRow | undefined> {
-      return scoped(projectId, tenantId).where('id', '=', id).executeTakeFirst()
-    },
-
-    /** Only the decision columns: what a waiter polls. */
-    decisionOf(id: string): Promise<Pick<ApprovalRow, 'decision' | 'channel' | 'reason' | 'expires_at'> | undefined> {
-      return db.selectFrom('orch_approvals').select(['decision', 'channel', 'reason', 'expires_at']).where('id', '=', id).executeTakeFirst()
+    async get(projectId: number, tenantId: string, id: string): Promise<Approval | undefined> {
+      const row = await scoped(projectId, tenantId).where('id', '=', id).executeTakeFirst()
+      return row && toApproval(row)
     },
 
     /** Undecided requests that have not expired at `now`, oldest first. */
-    listPending(projectId: number, tenantId: string, now: string, limit = 500): Promise<ApprovalRow[]> {
-      return scoped(projectId, tenantId)
+    async listPending(projectId: number, tenantId: string, now: string, limit = 500): Promise<Approval[]> {
+      const rows = await scoped(projectId, tenantId)
         .where('decision', 'is', null)
         .where('expires_at', '>', now)
         .orderBy('created_at')
         .orderBy('id')
         .limit(limit)
         .execute()
+      return rows.map(toApproval)
     },
 
     /** The newest requests of every category (the overview), optionally only those about `scopeId`. */
-    listRecent(projectId: number, tenantId: string, scopeId?: string, limit = 500): Promise<ApprovalRow[]> {
+    async listRecent(projectId: number, tenantId: string, scopeId?: string, limit = 500): Promise<Approval[]> {
       let query = scoped(projectId, tenantId)
       if (scopeId !== undefined) query = query.where('scope_id', '=', scopeId)
-      return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()
+      return (await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()).map(toApproval)
     },
 
     /** Closed requests (decided, or undecided past expiry), newest closing first. */
@@ -123,7 +114,7 @@ export function createApprovalsRepository(db: OrchestratorDb) {
       tenantId: string,
       now: string,
       filter: HistoryFilter
-    ): Promise<{ rows: ApprovalRow[]; total: number }> {
+    ): Promise<{ approvals: Approval[]; total: number }> {
       let query = db.selectFrom('orch_approvals').where('project_id', '=', projectId).where('tenant_id', '=', tenantId)
       switch (filter.status) {
         case 'approved':
@@ -150,7 +141,7 @@ export function createApprovalsRepository(db: OrchestratorDb) {
         .limit(filter.limit)
         .offset(filter.offset)
         .execute()
-      return { rows, total: Number(counted?.n ?? 0) }
+      return { approvals: rows.map(toApproval), total: Number(counted?.n ?? 0) }
     },
 
     /**
@@ -178,24 +169,26 @@ export function createApprovalsRepository(db: OrchestratorDb) {
     },
 
     /** Undecided requests of the project past their expiry at `now`, of every tenant (the sweep). */
-    listDue(projectId: number, now: string, limit = 500): Promise<ApprovalRow[]> {
-      return table()
+    async listDue(projectId: number, now: string, limit = 500): Promise<Approval[]> {
+      const rows = await table()
         .where('project_id', '=', projectId)
         .where('decision', 'is', null)
         .where('expires_at', '<=', now)
         .orderBy('expires_at')
         .limit(limit)
         .execute()
+      return rows.map(toApproval)
     },
 
     /** The newest approval request of a task (a task asks once per run). */
-    latestForTask(projectId: number, tenantId: string, taskId: string): Promise<ApprovalRow | undefined> {
-      return scoped(projectId, tenantId)
+    async latestForTask(projectId: number, tenantId: string, taskId: string): Promise<Approval | undefined> {
+      const row = await scoped(projectId, tenantId)
         .where('task_id', '=', taskId)
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .limit(1)
         .executeTakeFirst()
+      return row && toApproval(row)
     }
   }
 }

@@ -1,8 +1,7 @@
 import { sql } from 'kysely'
-import type { RecordedProcess, Usage } from '../engine/types.js'
-import type { AttemptRow, OrchestratorDb } from './db.js'
-
-export type AttemptStatus = 'running' | 'DONE' | 'NO_GO' | 'CANCELLED' | 'ORPHANED'
+import type { Usage } from '../engine/types.js'
+import type { OrchestratorDb } from './db.js'
+import { processesOf, toAttempt, type Attempt, type AttemptStatus } from './domain.js'
 
 export interface UsageTotals {
   inputTokens: number
@@ -14,17 +13,6 @@ export interface UsageTotals {
 /** Money is stored as integer micro-dollars so sums never drift. */
 export function toMicroUsd(usd: number | null): number {
   return usd === null ? 0 : Math.round(usd * 1_000_000)
-}
-
-/** The recorded process groups: `{pid, startTicks}` objects, or plain pids as older rows hold them. */
-export function processesOf(row: Pick<AttemptRow, 'pids'>): RecordedProcess[] {
-  return (JSON.parse(row.pids) as Array<number | RecordedProcess>).map((entry) =>
-    typeof entry === 'number' ? { pid: entry, startTicks: null } : entry
-  )
-}
-
-export function pidsOf(row: Pick<AttemptRow, 'pids'>): number[] {
-  return processesOf(row).map((entry) => entry.pid)
 }
 
 function totals(row: { input: unknown; output: unknown; cost: unknown; attempts: unknown } | undefined): UsageTotals {
@@ -46,8 +34,8 @@ export function createAttemptsRepository(db: OrchestratorDb, clock: () => Date) 
     ] as const
 
   return {
-    start(taskId: string, jobId: number, number: number, agent: string): Promise<AttemptRow> {
-      return db
+    async start(taskId: string, jobId: number, number: number, agent: string): Promise<Attempt> {
+      const row = await db
         .insertInto('orch_attempts')
         .values({
           task_id: taskId,
@@ -65,17 +53,19 @@ export function createAttemptsRepository(db: OrchestratorDb, clock: () => Date) 
         })
         .returningAll()
         .executeTakeFirstOrThrow()
+      return toAttempt(row)
     },
 
-    get(id: number): Promise<AttemptRow | undefined> {
-      return db.selectFrom('orch_attempts').selectAll().where('id', '=', id).executeTakeFirst()
+    async get(id: number): Promise<Attempt | undefined> {
+      const row = await db.selectFrom('orch_attempts').selectAll().where('id', '=', id).executeTakeFirst()
+      return row && toAttempt(row)
     },
 
     /** Records a started process group with its start time. Compare-and-set on the JSON list, so no concurrent add is lost. */
     async addPid(id: number, pid: number, startTicks: number | null = null): Promise<void> {
       for (;;) {
         const row = await db.selectFrom('orch_attempts').select('pids').where('id', '=', id).executeTakeFirstOrThrow()
-        const recorded = processesOf(row)
+        const recorded = processesOf(row.pids)
         if (recorded.some((entry) => entry.pid === pid)) return
         const result = await db
           .updateTable('orch_attempts')
@@ -128,20 +118,20 @@ export function createAttemptsRepository(db: OrchestratorDb, clock: () => Date) 
       return updated.numUpdatedRows > 0n
     },
 
-    listForTask(taskId: string): Promise<AttemptRow[]> {
-      return db.selectFrom('orch_attempts').selectAll().where('task_id', '=', taskId).orderBy('number').execute()
+    async listForTask(taskId: string): Promise<Attempt[]> {
+      return (await db.selectFrom('orch_attempts').selectAll().where('task_id', '=', taskId).orderBy('number').execute()).map(toAttempt)
     },
 
-    listForJob(jobId: number): Promise<AttemptRow[]> {
-      return db.selectFrom('orch_attempts').selectAll().where('job_id', '=', jobId).orderBy('id').execute()
+    async listForJob(jobId: number): Promise<Attempt[]> {
+      return (await db.selectFrom('orch_attempts').selectAll().where('job_id', '=', jobId).orderBy('id').execute()).map(toAttempt)
     },
 
     /** Attempts still marked running: of one job, or of one task. */
-    listRunning(filter: { jobId?: number; taskId?: string }): Promise<AttemptRow[]> {
+    async listRunning(filter: { jobId?: number; taskId?: string }): Promise<Attempt[]> {
       let query = db.selectFrom('orch_attempts').selectAll().where('status', '=', 'running')
       if (filter.jobId !== undefined) query = query.where('job_id', '=', filter.jobId)
       if (filter.taskId !== undefined) query = query.where('task_id', '=', filter.taskId)
-      return query.orderBy('id').execute()
+      return (await query.orderBy('id').execute()).map(toAttempt)
     },
 
     async usageForSprint(sprintId: string): Promise<UsageTotals> {
@@ -167,14 +157,15 @@ export function createAttemptsRepository(db: OrchestratorDb, clock: () => Date) 
     },
 
     /** Every attempt of a sprint's tasks, oldest first (the newest per task is the last one seen). */
-    listForSprint(sprintId: string): Promise<AttemptRow[]> {
-      return db
+    async listForSprint(sprintId: string): Promise<Attempt[]> {
+      const rows = await db
         .selectFrom('orch_attempts')
         .selectAll('orch_attempts')
         .innerJoin('orch_tasks', 'orch_tasks.id', 'orch_attempts.task_id')
         .where('orch_tasks.sprint_id', '=', sprintId)
         .orderBy('orch_attempts.id')
         .execute()
+      return rows.map(toAttempt)
     },
 
     /** The agents each sprint of a project ran, by sprint id (sorted names). */

@@ -1,32 +1,20 @@
 import { sql } from 'kysely'
 import { isUniqueViolation } from '../../../core/db/errors.js'
+import type { EventType, OrchestratorEvents, StoredEvent } from '../engine/events.js'
 import type { EventRow, OrchestratorDb } from './db.js'
 
-export interface NewEvent {
-  type: string
-  sprintId?: string | null
-  taskId?: string | null
-  data: Record<string, unknown>
-}
+export type { NewEvent, StoredEvent } from '../engine/events.js'
 
-export interface StoredEvent {
-  seq: number
-  type: string
-  sprintId: string | null
-  taskId: string | null
-  data: Record<string, unknown>
-  createdAt: string
-}
-
+// Stored by this code through NewEvent, so the type names the payload; older rows of removed types are still served as stored.
 function toStored(row: EventRow): StoredEvent {
   return {
-    seq: row.seq,
-    type: row.type,
+    seq: Number(row.seq),
+    type: row.type as EventType,
     sprintId: row.sprint_id,
     taskId: row.task_id,
-    data: JSON.parse(row.data) as Record<string, unknown>,
+    data: JSON.parse(row.data) as never,
     createdAt: row.created_at
-  }
+  } as StoredEvent
 }
 
 /**
@@ -36,7 +24,10 @@ function toStored(row: EventRow): StoredEvent {
  */
 export function createEventsRepository(db: OrchestratorDb, clock: () => Date) {
   return {
-    async append(projectId: number, event: NewEvent): Promise<StoredEvent> {
+    async append<K extends EventType>(
+      projectId: number,
+      event: { type: K; sprintId?: string | null; taskId?: string | null; data: OrchestratorEvents[K] }
+    ): Promise<StoredEvent> {
       const createdAt = clock().toISOString()
       const data = JSON.stringify(event.data)
       for (let tries = 0; ; tries++) {
@@ -91,7 +82,7 @@ export function createEventsRepository(db: OrchestratorDb, clock: () => Date) {
     },
 
     /** The newest event of one type for a sprint, if any. */
-    async latestOfType(projectId: number, sprintId: string, type: string): Promise<StoredEvent | undefined> {
+    async latestOfType(projectId: number, sprintId: string, type: EventType): Promise<StoredEvent | undefined> {
       const row = await db
         .selectFrom('orch_events')
         .selectAll()

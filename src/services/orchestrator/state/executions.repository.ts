@@ -1,4 +1,5 @@
-import type { ExecutionRow, OrchestratorDb } from './db.js'
+import type { OrchestratorDb } from './db.js'
+import { toExecution, type Execution, type ExecutionStatus, type SubmissionRequest } from './domain.js'
 
 export interface NewExecution {
   id: string
@@ -8,15 +9,15 @@ export interface NewExecution {
   origin: string
   kind: string
   title: string
-  request: unknown
+  request: SubmissionRequest
   effectClass: string
-  status: string
+  status: ExecutionStatus
   reason: string | null
   approvalId?: string | null
 }
 
 export interface ExecutionUpdate {
-  status?: string
+  status?: ExecutionStatus
   reason?: string | null
   sprintId?: string | null
   jobId?: number | null
@@ -26,9 +27,9 @@ export interface ExecutionUpdate {
 /** Process submissions; every read is scoped to a project and a tenant. */
 export function createExecutionsRepository(db: OrchestratorDb, clock: () => Date) {
   return {
-    async create(input: NewExecution): Promise<ExecutionRow> {
+    async create(input: NewExecution): Promise<Execution> {
       const now = clock().toISOString()
-      return db
+      const row = await db
         .insertInto('orch_executions')
         .values({
           id: input.id,
@@ -50,30 +51,33 @@ export function createExecutionsRepository(db: OrchestratorDb, clock: () => Date
         })
         .returningAll()
         .executeTakeFirstOrThrow()
+      return toExecution(row)
     },
 
-    get(projectId: number, tenantId: string, id: string): Promise<ExecutionRow | undefined> {
-      return db
+    async get(projectId: number, tenantId: string, id: string): Promise<Execution | undefined> {
+      const row = await db
         .selectFrom('orch_executions')
         .selectAll()
         .where('id', '=', id)
         .where('project_id', '=', projectId)
         .where('tenant_id', '=', tenantId)
         .executeTakeFirst()
+      return row && toExecution(row)
     },
 
-    byApproval(projectId: number, approvalId: string): Promise<ExecutionRow | undefined> {
-      return db
+    async byApproval(projectId: number, approvalId: string): Promise<Execution | undefined> {
+      const row = await db
         .selectFrom('orch_executions')
         .selectAll()
         .where('project_id', '=', projectId)
         .where('approval_id', '=', approvalId)
         .executeTakeFirst()
+      return row && toExecution(row)
     },
 
     /** Parked submissions of the project, of every tenant (what the approval sweep settles). */
-    listParked(projectId: number, limit = 500): Promise<ExecutionRow[]> {
-      return db
+    async listParked(projectId: number, limit = 500): Promise<Execution[]> {
+      const rows = await db
         .selectFrom('orch_executions')
         .selectAll()
         .where('project_id', '=', projectId)
@@ -81,10 +85,11 @@ export function createExecutionsRepository(db: OrchestratorDb, clock: () => Date
         .orderBy('created_at')
         .limit(limit)
         .execute()
+      return rows.map(toExecution)
     },
 
     /** Updates a row; `fromStatus` (when given) guards the change so two deciders cannot both dispatch. */
-    async update(id: string, fields: ExecutionUpdate, fromStatus?: string): Promise<boolean> {
+    async update(id: string, fields: ExecutionUpdate, fromStatus?: ExecutionStatus): Promise<boolean> {
       let query = db
         .updateTable('orch_executions')
         .set({

@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
-import type { HeartbeatRow, OrchestratorDb } from './db.js'
+import type { OrchestratorDb } from './db.js'
+import { toHeartbeat, type Heartbeat } from './domain.js'
 
 export interface Beat {
   workerId: string
@@ -11,7 +12,7 @@ export interface Beat {
 export function createHeartbeatsRepository(db: OrchestratorDb, clock: () => Date) {
   return {
     /** One row per task; each beat raises its sequence by one, so readers can tell a fresh beat from a repeated one. */
-    async upsert(taskId: string, beat: Beat): Promise<HeartbeatRow> {
+    async upsert(taskId: string, beat: Beat): Promise<Heartbeat> {
       const values = {
         task_id: taskId,
         worker_id: beat.workerId,
@@ -20,7 +21,7 @@ export function createHeartbeatsRepository(db: OrchestratorDb, clock: () => Date
         files_changed_count: beat.filesChangedCount,
         updated_at: clock().toISOString()
       }
-      return db
+      const row = await db
         .insertInto('orch_heartbeats')
         .values({ ...values, sequence: 1 })
         .onConflict((oc) =>
@@ -35,20 +36,23 @@ export function createHeartbeatsRepository(db: OrchestratorDb, clock: () => Date
         )
         .returningAll()
         .executeTakeFirstOrThrow()
+      return toHeartbeat(row)
     },
 
-    get(taskId: string): Promise<HeartbeatRow | undefined> {
-      return db.selectFrom('orch_heartbeats').selectAll().where('task_id', '=', taskId).executeTakeFirst()
+    async get(taskId: string): Promise<Heartbeat | undefined> {
+      const row = await db.selectFrom('orch_heartbeats').selectAll().where('task_id', '=', taskId).executeTakeFirst()
+      return row && toHeartbeat(row)
     },
 
-    listForSprint(sprintId: string): Promise<HeartbeatRow[]> {
-      return db
+    async listForSprint(sprintId: string): Promise<Heartbeat[]> {
+      const rows = await db
         .selectFrom('orch_heartbeats')
         .selectAll('orch_heartbeats')
         .innerJoin('orch_tasks', 'orch_tasks.id', 'orch_heartbeats.task_id')
         .where('orch_tasks.sprint_id', '=', sprintId)
         .orderBy('orch_tasks.position')
         .execute()
+      return rows.map(toHeartbeat)
     },
 
     /**

@@ -1,8 +1,10 @@
 import { sql } from 'kysely'
-import type { AttemptRow, OrchestratorDb, SprintRow, TaskRow } from './db.js'
+import type { TaskStatus } from '../engine/types.js'
+import type { OrchestratorDb } from './db.js'
+import { toAttempt, toTask, type Attempt, type Task } from './domain.js'
 
-/** An attempt with the sprint it belongs to and whether its job is still queued or running. */
-export type AttemptFact = AttemptRow & { sprint_id: string; job_active: number | null }
+/** An attempt with the sprint it belongs to and whether its job is still queued or running (null: no job row). */
+export type AttemptFact = Attempt & { sprintId: string; jobActive: boolean | null }
 
 export interface WindowUsage {
   tokens: number
@@ -31,22 +33,22 @@ export function createInsightRepository(db: OrchestratorDb) {
       if (sprintIds && sprintIds.length === 0) return []
       let query = attemptsOfProject(projectId).selectAll('orch_attempts').select(['orch_tasks.sprint_id', 'orch_jobs.active as job_active'])
       if (sprintIds) query = query.where('orch_tasks.sprint_id', 'in', [...sprintIds])
-      return query.orderBy('orch_attempts.id').execute()
+      const rows = await query.orderBy('orch_attempts.id').execute()
+      return rows.map((row) => ({
+        ...toAttempt(row),
+        sprintId: row.sprint_id,
+        jobActive: row.job_active === null ? null : Number(row.job_active) === 1
+      }))
     },
 
-    /** The newest `limit` sprints of the project, newest first. */
-    recentSprints(projectId: number, limit: number): Promise<SprintRow[]> {
-      return db.selectFrom('orch_sprints').selectAll().where('project_id', '=', projectId).orderBy('number', 'desc').limit(limit).execute()
-    },
-
-    tasksOfSprints(sprintIds: readonly string[], statuses?: readonly string[]): Promise<TaskRow[]> {
-      if (sprintIds.length === 0) return Promise.resolve([])
+    async tasksOfSprints(sprintIds: readonly string[], statuses?: readonly TaskStatus[]): Promise<Task[]> {
+      if (sprintIds.length === 0) return []
       let query = db
         .selectFrom('orch_tasks')
         .selectAll()
         .where('sprint_id', 'in', [...sprintIds])
       if (statuses) query = query.where('status', 'in', [...statuses])
-      return query.orderBy('sprint_id').orderBy('position').execute()
+      return (await query.orderBy('sprint_id').orderBy('position').execute()).map(toTask)
     },
 
     /** Tokens and cost of the attempts started at or after `sinceIso` (ISO-8601 text compares in time order). */

@@ -1,6 +1,8 @@
 import { isUniqueViolation } from '../../../core/db/errors.js'
+import { jobSources } from '../engine/task-lifecycle.js'
 import type { JobStatus } from '../engine/types.js'
-import type { JobRow, OrchestratorDb } from './db.js'
+import type { OrchestratorDb } from './db.js'
+import { toJob, type Job } from './domain.js'
 
 export const ACTIVE_JOB_STATUSES: readonly JobStatus[] = ['queued', 'running']
 /** The mission a started run is recorded as (kind sprint, source run). */
@@ -13,8 +15,10 @@ export interface RunMission {
 export type FinishedJobStatus = 'completed' | 'failed' | 'killed' | 'orphaned'
 
 export function createJobsRepository(db: OrchestratorDb, clock: () => Date) {
-  const activeJob = (projectId: number) =>
-    db.selectFrom('orch_jobs').selectAll().where('project_id', '=', projectId).where('active', '=', 1).executeTakeFirst()
+  const activeJob = async (projectId: number): Promise<Job | undefined> => {
+    const row = await db.selectFrom('orch_jobs').selectAll().where('project_id', '=', projectId).where('active', '=', 1).executeTakeFirst()
+    return row && toJob(row)
+  }
 
   return {
     /**
@@ -27,7 +31,7 @@ export function createJobsRepository(db: OrchestratorDb, clock: () => Date) {
       projectId: number,
       sprintId: string,
       options: { resume: boolean; mission?: RunMission }
-    ): Promise<{ job: JobRow; created: boolean }> {
+    ): Promise<{ job: Job; created: boolean }> {
       for (let tries = 0; ; tries++) {
         try {
           const job = await db.transaction().execute(async (trx) => {
@@ -71,7 +75,7 @@ export function createJobsRepository(db: OrchestratorDb, clock: () => Date) {
             }
             return inserted
           })
-          return { job, created: true }
+          return { job: toJob(job), created: true }
         } catch (error) {
           if (!isUniqueViolation(error)) throw error
           const job = await activeJob(projectId)
@@ -82,19 +86,27 @@ export function createJobsRepository(db: OrchestratorDb, clock: () => Date) {
       }
     },
 
-    get(id: number): Promise<JobRow | undefined> {
-      return db.selectFrom('orch_jobs').selectAll().where('id', '=', id).executeTakeFirst()
+    async get(id: number): Promise<Job | undefined> {
+      const row = await db.selectFrom('orch_jobs').selectAll().where('id', '=', id).executeTakeFirst()
+      return row && toJob(row)
     },
 
     active: activeJob,
 
     /** Every active job of every project (reconciled at server start). */
-    listActive(): Promise<JobRow[]> {
-      return db.selectFrom('orch_jobs').selectAll().where('active', '=', 1).orderBy('id').execute()
+    async listActive(): Promise<Job[]> {
+      return (await db.selectFrom('orch_jobs').selectAll().where('active', '=', 1).orderBy('id').execute()).map(toJob)
     },
 
-    latest(projectId: number): Promise<JobRow | undefined> {
-      return db.selectFrom('orch_jobs').selectAll().where('project_id', '=', projectId).orderBy('id', 'desc').limit(1).executeTakeFirst()
+    async latest(projectId: number): Promise<Job | undefined> {
+      const row = await db
+        .selectFrom('orch_jobs')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst()
+      return row && toJob(row)
     },
 
     async markRunning(id: number, pid: number, hostname: string): Promise<boolean> {
@@ -103,7 +115,7 @@ export function createJobsRepository(db: OrchestratorDb, clock: () => Date) {
         .updateTable('orch_jobs')
         .set({ status: 'running', pid, hostname, started_at: now, heartbeat_at: now })
         .where('id', '=', id)
-        .where('status', '=', 'queued')
+        .where('status', 'in', jobSources('running'))
         .executeTakeFirst()
       return result.numUpdatedRows > 0n
     },
@@ -132,6 +144,7 @@ export function createJobsRepository(db: OrchestratorDb, clock: () => Date) {
         })
         .where('id', '=', id)
         .where('active', '=', 1)
+        .where('status', 'in', jobSources(status))
         .executeTakeFirst()
       return result.numUpdatedRows > 0n
     }

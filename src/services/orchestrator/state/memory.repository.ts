@@ -1,7 +1,8 @@
 import { sql, type RawBuilder } from 'kysely'
 import { dialectOf } from '../../../core/db/database.js'
 import { isUniqueViolation } from '../../../core/db/errors.js'
-import type { MemoryEntryRow, OrchestratorDb } from './db.js'
+import type { OrchestratorDb } from './db.js'
+import type { MemoryEntry } from './domain.js'
 
 /** Whose entries: the project and the tenant of the verified principal. */
 export interface MemoryScopeKey {
@@ -33,7 +34,7 @@ export interface MemorySearchFilter {
   sprintMin: number | null
 }
 
-export type MemoryHit = MemoryEntryRow & { relevance: number }
+export type MemoryHit = MemoryEntry & { relevance: number }
 /**
  * `snapshot` is the scope's newest revision (what cursors carry); `version` names everything the
  * ranked hits depend on — the scope's revision, and on SQLite the count of all memory writes
@@ -187,7 +188,7 @@ export function createMemoryRepository(db: OrchestratorDb, clock: () => Date) {
   }
 
   return {
-    async record(scope: MemoryScopeKey, input: MemoryEntryInput): Promise<MemoryEntryRow> {
+    async record(scope: MemoryScopeKey, input: MemoryEntryInput): Promise<MemoryEntry> {
       const now = clock().toISOString()
       return withRevisionRetry(() =>
         db
@@ -208,7 +209,7 @@ export function createMemoryRepository(db: OrchestratorDb, clock: () => Date) {
     },
 
     /** Inserts the entry of `sourceKey`, or replaces its fields when the scope already has one (a new revision either way). */
-    async upsert(scope: MemoryScopeKey, sourceKey: string, input: MemoryEntryInput): Promise<MemoryEntryRow> {
+    async upsert(scope: MemoryScopeKey, sourceKey: string, input: MemoryEntryInput): Promise<MemoryEntry> {
       return withRevisionRetry(async () => {
         const now = clock().toISOString()
         const updated = await db
@@ -237,7 +238,7 @@ export function createMemoryRepository(db: OrchestratorDb, clock: () => Date) {
       })
     },
 
-    async get(scope: MemoryScopeKey, id: number): Promise<MemoryEntryRow | undefined> {
+    async get(scope: MemoryScopeKey, id: number): Promise<MemoryEntry | undefined> {
       return db
         .selectFrom('orch_memory_entries')
         .select(COLUMNS)
@@ -267,7 +268,7 @@ export function createMemoryRepository(db: OrchestratorDb, clock: () => Date) {
     },
 
     /** The newest entries of one type and status, newest sprint first (for views such as the debt list). */
-    listByType(scope: MemoryScopeKey, type: string, statuses: readonly string[], limit: number): Promise<MemoryEntryRow[]> {
+    listByType(scope: MemoryScopeKey, type: string, statuses: readonly string[], limit: number): Promise<MemoryEntry[]> {
       return db
         .selectFrom('orch_memory_entries')
         .select(COLUMNS)

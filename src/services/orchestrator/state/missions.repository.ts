@@ -1,4 +1,5 @@
-import type { MissionRow, OrchestratorDb } from './db.js'
+import type { OrchestratorDb } from './db.js'
+import { toMission, type Mission } from './domain.js'
 
 export interface NewMission {
   id: string
@@ -21,8 +22,8 @@ export interface MissionKey {
 /** Missions: one per submission or started run, always read within one tenant. */
 export function createMissionsRepository(db: OrchestratorDb, clock: () => Date) {
   return {
-    create(input: NewMission): Promise<MissionRow> {
-      return db
+    async create(input: NewMission): Promise<Mission> {
+      const row = await db
         .insertInto('orch_missions')
         .values({
           id: input.id,
@@ -38,13 +39,14 @@ export function createMissionsRepository(db: OrchestratorDb, clock: () => Date) 
         })
         .returningAll()
         .executeTakeFirstOrThrow()
+      return toMission(row)
     },
 
     /**
      * One page, newest first, keyset on (created_at, id): rows inserted while a client pages are
      * newer than its cursor, so they never shift, repeat or hide the rows after it.
      */
-    list(projectId: number, tenantId: string, page: { limit: number; before?: MissionKey }): Promise<MissionRow[]> {
+    async list(projectId: number, tenantId: string, page: { limit: number; before?: MissionKey }): Promise<Mission[]> {
       let query = db.selectFrom('orch_missions').selectAll().where('project_id', '=', projectId).where('tenant_id', '=', tenantId)
       if (page.before) {
         const { createdAt, id } = page.before
@@ -52,28 +54,30 @@ export function createMissionsRepository(db: OrchestratorDb, clock: () => Date) 
           eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])])
         )
       }
-      return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).execute()
+      return (await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).execute()).map(toMission)
     },
 
     /** The run mission of a job, within one tenant. */
-    byJob(projectId: number, tenantId: string, jobId: number): Promise<MissionRow | undefined> {
-      return db
+    async byJob(projectId: number, tenantId: string, jobId: number): Promise<Mission | undefined> {
+      const row = await db
         .selectFrom('orch_missions')
         .selectAll()
         .where('job_id', '=', jobId)
         .where('project_id', '=', projectId)
         .where('tenant_id', '=', tenantId)
         .executeTakeFirst()
+      return row && toMission(row)
     },
 
-    get(projectId: number, tenantId: string, id: string): Promise<MissionRow | undefined> {
-      return db
+    async get(projectId: number, tenantId: string, id: string): Promise<Mission | undefined> {
+      const row = await db
         .selectFrom('orch_missions')
         .selectAll()
         .where('id', '=', id)
         .where('project_id', '=', projectId)
         .where('tenant_id', '=', tenantId)
         .executeTakeFirst()
+      return row && toMission(row)
     }
   }
 }

@@ -1,7 +1,9 @@
 import { sql } from 'kysely'
 import { isUniqueViolation } from '../../../core/db/errors.js'
+import { sprintSources } from '../engine/task-lifecycle.js'
 import type { Plan, SprintStatus } from '../engine/types.js'
-import type { OrchestratorDb, SprintRow, TaskRow } from './db.js'
+import type { OrchestratorDb, TaskRow } from './db.js'
+import { toSprint, toTask, type Sprint, type Task } from './domain.js'
 
 // 24 columns per task row: 400 rows stay under SQLite's 32 766 and Postgres' 65 535 parameters.
 const TASK_INSERT_CHUNK = 400
@@ -29,7 +31,7 @@ export function createSprintsRepository(db: OrchestratorDb, clock: () => Date) {
       projectId: number,
       plan: Plan,
       meta: { title: string; directivesDigest: string | null }
-    ): Promise<{ sprint: SprintRow; tasks: TaskRow[] }> {
+    ): Promise<{ sprint: Sprint; tasks: Task[] }> {
       for (let tries = 0; ; tries++) {
         try {
           return await db.transaction().execute(async (trx) => {
@@ -57,7 +59,7 @@ export function createSprintsRepository(db: OrchestratorDb, clock: () => Date) {
               })
               .returningAll()
               .executeTakeFirstOrThrow()
-            if (plan.tasks.length === 0) return { sprint, tasks: [] }
+            if (plan.tasks.length === 0) return { sprint: toSprint(sprint), tasks: [] }
             const rows = plan.tasks.map((task, position) => ({
               id: `${sprint.id}-${task.key}`,
               sprint_id: sprint.id,
@@ -96,7 +98,7 @@ export function createSprintsRepository(db: OrchestratorDb, clock: () => Date) {
               )
             }
             tasks.sort((a, b) => a.position - b.position)
-            return { sprint, tasks }
+            return { sprint: toSprint(sprint), tasks: tasks.map(toTask) }
           })
         } catch (error) {
           if (!isUniqueViolation(error) || tries >= 20) throw error
@@ -104,31 +106,39 @@ export function createSprintsRepository(db: OrchestratorDb, clock: () => Date) {
       }
     },
 
-    get(id: string): Promise<SprintRow | undefined> {
-      return db.selectFrom('orch_sprints').selectAll().where('id', '=', id).executeTakeFirst()
+    async get(id: string): Promise<Sprint | undefined> {
+      const row = await db.selectFrom('orch_sprints').selectAll().where('id', '=', id).executeTakeFirst()
+      return row && toSprint(row)
     },
 
-    list(projectId: number): Promise<SprintRow[]> {
-      return db.selectFrom('orch_sprints').selectAll().where('project_id', '=', projectId).orderBy('number', 'desc').execute()
+    async list(projectId: number, limit?: number): Promise<Sprint[]> {
+      let query = db.selectFrom('orch_sprints').selectAll().where('project_id', '=', projectId).orderBy('number', 'desc')
+      if (limit !== undefined) query = query.limit(limit)
+      return (await query.execute()).map(toSprint)
     },
 
-    latest(projectId: number): Promise<SprintRow | undefined> {
-      return db
+    async latest(projectId: number): Promise<Sprint | undefined> {
+      const row = await db
         .selectFrom('orch_sprints')
         .selectAll()
         .where('project_id', '=', projectId)
         .orderBy('number', 'desc')
         .limit(1)
         .executeTakeFirst()
+      return row && toSprint(row)
     },
 
-    /** Sets the status; `from` (when given) guards the change so a stale writer cannot undo a newer state. */
+    /**
+     * Moves the sprint to `status` from a status the lifecycle table allows (or the narrower
+     * `from`), so a stale writer cannot undo a newer state.
+     */
     async setStatus(
       id: string,
       status: SprintStatus,
       fields: { stopReason?: string | null; startedAt?: string; finishedAt?: string | null; from?: SprintStatus[] } = {}
     ): Promise<boolean> {
-      let query = db
+      const from = sprintSources(status, fields.from)
+      const query = db
         .updateTable('orch_sprints')
         .set({
           status,
@@ -137,7 +147,7 @@ export function createSprintsRepository(db: OrchestratorDb, clock: () => Date) {
           ...(fields.finishedAt !== undefined ? { finished_at: fields.finishedAt } : {})
         })
         .where('id', '=', id)
-      if (fields.from) query = query.where('status', 'in', fields.from)
+        .where('status', 'in', from)
       const result = await query.executeTakeFirst()
       return result.numUpdatedRows > 0n
     },

@@ -1,6 +1,8 @@
 import type { Updateable } from 'kysely'
-import type { CheckCommand, PlannedTask, Priority, Risk, TaskStatus } from '../engine/types.js'
-import type { OrchestratorDb, TaskRow, TasksTable } from './db.js'
+import { taskSources } from '../engine/task-lifecycle.js'
+import type { TaskStatus } from '../engine/types.js'
+import type { OrchestratorDb, TasksTable } from './db.js'
+import { toTask, type Task } from './domain.js'
 
 /** Fields a status change may record together with the new status. */
 export interface TaskTransitionFields {
@@ -14,25 +16,12 @@ export interface TaskTransitionFields {
   finishedAt?: string | null
 }
 
-export type TaskStatusCounts = Partial<Record<TaskStatus, number>>
-
-/** The planner's view of a stored task (what the executor receives). */
-export function toPlannedTask(row: TaskRow): PlannedTask {
-  return {
-    key: row.key,
-    title: row.title,
-    description: row.description,
-    dependencies: JSON.parse(row.dependencies) as string[],
-    files: JSON.parse(row.files) as string[],
-    goCriteria: JSON.parse(row.go_criteria) as string[],
-    noGoCriteria: JSON.parse(row.no_go_criteria) as string[],
-    ...(row.agent ? { agent: row.agent } : {}),
-    priority: row.priority as Priority,
-    ...(row.check_command ? { check: JSON.parse(row.check_command) as CheckCommand } : {}),
-    expectChange: row.expect_change === 1,
-    ...(row.risk ? { risk: row.risk as Risk } : {})
-  }
+export interface TaskTransition extends TaskTransitionFields {
+  /** Narrows the statuses the task may leave (each must be one the lifecycle table allows). */
+  from?: readonly TaskStatus[]
 }
+
+export type TaskStatusCounts = Partial<Record<TaskStatus, number>>
 
 export function createTasksRepository(db: OrchestratorDb, clock: () => Date) {
   function changes(to: TaskStatus, fields: TaskTransitionFields): Updateable<TasksTable> {
@@ -50,43 +39,47 @@ export function createTasksRepository(db: OrchestratorDb, clock: () => Date) {
     }
   }
 
+  function withoutFrom(change: TaskTransition): TaskTransitionFields {
+    const { from: _from, ...fields } = change
+    return fields
+  }
+
   return {
-    get(id: string): Promise<TaskRow | undefined> {
-      return db.selectFrom('orch_tasks').selectAll().where('id', '=', id).executeTakeFirst()
+    async get(id: string): Promise<Task | undefined> {
+      const row = await db.selectFrom('orch_tasks').selectAll().where('id', '=', id).executeTakeFirst()
+      return row && toTask(row)
     },
 
-    listBySprint(sprintId: string, statuses?: readonly TaskStatus[]): Promise<TaskRow[]> {
+    async listBySprint(sprintId: string, statuses?: readonly TaskStatus[]): Promise<Task[]> {
       let query = db.selectFrom('orch_tasks').selectAll().where('sprint_id', '=', sprintId)
       if (statuses) query = query.where('status', 'in', [...statuses])
-      return query.orderBy('position').execute()
+      return (await query.orderBy('position').execute()).map(toTask)
     },
 
     /**
-     * Moves one task from one of `from` to `to`. The status test is part of the UPDATE, so of
-     * two writers (a job and a kill, or two jobs) exactly one wins; the loser gets false.
+     * Moves one task to `to` from a status the lifecycle table allows (or the narrower `from`).
+     * The status test is part of the UPDATE, so of two writers (a job and a kill, or two jobs)
+     * exactly one wins; the loser gets false.
      */
-    async transition(id: string, from: readonly TaskStatus[], to: TaskStatus, fields: TaskTransitionFields = {}): Promise<boolean> {
+    async transition(id: string, to: TaskStatus, change: TaskTransition = {}): Promise<boolean> {
+      const from = taskSources(to, change.from)
       const result = await db
         .updateTable('orch_tasks')
-        .set(changes(to, fields))
+        .set(changes(to, withoutFrom(change)))
         .where('id', '=', id)
-        .where('status', 'in', [...from])
+        .where('status', 'in', from)
         .executeTakeFirst()
       return result.numUpdatedRows > 0n
     },
 
-    /** The same guarded change for every task of a sprint in one of `from`; returns the ids changed. */
-    async transitionAll(
-      sprintId: string,
-      from: readonly TaskStatus[],
-      to: TaskStatus,
-      fields: TaskTransitionFields = {}
-    ): Promise<string[]> {
+    /** The same guarded change for every task of a sprint; returns the ids changed, sorted. */
+    async transitionAll(sprintId: string, to: TaskStatus, change: TaskTransition = {}): Promise<string[]> {
+      const from = taskSources(to, change.from)
       const rows = await db
         .updateTable('orch_tasks')
-        .set(changes(to, fields))
+        .set(changes(to, withoutFrom(change)))
         .where('sprint_id', '=', sprintId)
-        .where('status', 'in', [...from])
+        .where('status', 'in', from)
         .returning('id')
         .execute()
       return rows.map((r) => r.id).sort()
@@ -105,14 +98,15 @@ export function createTasksRepository(db: OrchestratorDb, clock: () => Date) {
     },
 
     /** A task only when it belongs to one of the project's sprints (task tables are shared by every project). */
-    getInProject(projectId: number, id: string): Promise<TaskRow | undefined> {
-      return db
+    async getInProject(projectId: number, id: string): Promise<Task | undefined> {
+      const row = await db
         .selectFrom('orch_tasks')
         .selectAll('orch_tasks')
         .innerJoin('orch_sprints', 'orch_sprints.id', 'orch_tasks.sprint_id')
         .where('orch_sprints.project_id', '=', projectId)
         .where('orch_tasks.id', '=', id)
         .executeTakeFirst()
+      return row && toTask(row)
     },
 
     /** Task counts by status for every sprint of a project, in one query (history views). */

@@ -1,10 +1,11 @@
 import { sql } from 'kysely'
 import { prepareQuery } from '../../../core/db/prepared.js'
-import type { JobRow, OrchestratorDb } from './db.js'
+import type { OrchestratorDb } from './db.js'
+import { toJob, type Job } from './domain.js'
 
 export interface ViewRevision {
   /** The project's active job (queued or running), to be checked for liveness. */
-  activeJob: JobRow | undefined
+  activeJob: Job | undefined
   /** Changes whenever something a read view shows is written, by this process or another. */
   revision: string
 }
@@ -81,10 +82,10 @@ export function createViewsRepository(db: OrchestratorDb) {
     async revisionOf(projectId: number): Promise<ViewRevision> {
       const row = (await revisionRow(projectId))[0]
       if (!row) return { activeJob: undefined, revision: 'no sprint' }
-      const activeJob: JobRow | undefined =
+      const activeJob: Job | undefined =
         row.job_id === null
           ? undefined
-          : {
+          : toJob({
               id: row.job_id,
               project_id: row.job_project_id!,
               sprint_id: row.job_sprint_id!,
@@ -99,8 +100,8 @@ export function createViewsRepository(db: OrchestratorDb) {
               started_at: row.job_started_at,
               heartbeat_at: row.job_heartbeat_at,
               finished_at: row.job_finished_at
-            }
-      const beats = activeJob ? (await beatsOf(activeJob.sprint_id))[0]?.beats : null
+            })
+      const beats = activeJob ? (await beatsOf(activeJob.sprintId))[0]?.beats : null
       // PostgreSQL answers bigint sums as strings: String() makes both databases' keys alike.
       const revision = JSON.stringify(
         [

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify'
-import type { RunControl } from '../engine/reconcile.js'
+import type { RunControl } from '../engine/run-control.js'
 import type { OrchestratorRepositories } from '../state/repositories.js'
 import { createViewCache } from './view-cache.js'
 

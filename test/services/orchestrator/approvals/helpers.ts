@@ -1,3 +1,4 @@
+import { cliPrincipal, type Principal } from '../../../../src/services/orchestrator/principal.js'
 import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { CLI_ENTRY } from '../../../helpers/cli.js'
@@ -75,4 +76,12 @@ export function decideAtTerminal(
     child.on('error', reject)
     child.on('close', (code) => resolve({ code, output }))
   })
+}
+
+/** The decision policy of a service built directly in a test (the switch is exercised over HTTP elsewhere). */
+export const ANY_DECIDER = { assertApiDecide: () => {} }
+
+/** A local (non-API) caller named `label` in decision records. */
+export function decider(label: string): Principal {
+  return { ...cliPrincipal(label), label }
 }

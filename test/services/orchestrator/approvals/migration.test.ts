@@ -5,6 +5,7 @@ import { createApprovalsService } from '../../../../src/services/orchestrator/mo
 import type { OrchestratorDb } from '../../../../src/services/orchestrator/state/db.js'
 import { orchestratorMigrations } from '../../../../src/services/orchestrator/state/migrations.js'
 import { createOrchestratorRepositories } from '../../../../src/services/orchestrator/state/repositories.js'
+import { ANY_DECIDER, decider } from './helpers.js'
 import { createTestDatabase } from '../../../helpers/db.js'
 
 const NEW = 'orchestrator_0007_approval_tenants'
@@ -111,13 +112,13 @@ test('migration 0007: existing requests get the default tenant; the process stor
     dataDir: '/nonexistent',
     clock: () => new Date(),
     newId: () => 'apr_unused000001',
-    approvalConfig
+    approvalConfig,
+    policy: ANY_DECIDER
   })
   assert.deepEqual((await service.list()).map((e) => e.request.id).sort(), ['apr-mdecided-bbbbbb', 'apr_engine000001'])
-  const replay = await service.decide({
+  const replay = await service.decide(decider('someone'), {
     id: 'apr-mdecided-bbbbbb',
     decision: 'allow',
-    decidedBy: 'someone',
     channel: 'rpc',
     idempotencyKey: 'k1'
   })

@@ -3,7 +3,7 @@ import { test } from 'node:test'
 import { runCli } from '../../../helpers/cli.js'
 import { eventually, startOrchestrator, type OrchestratorHarness } from '../../../helpers/orchestrator.js'
 import { createApprovalsService } from '../../../../src/services/orchestrator/modules/approvals/approvals.service.js'
-import { cliEnv, decide, decideAtTerminal } from './helpers.js'
+import { ANY_DECIDER, cliEnv, decide, decideAtTerminal, decider } from './helpers.js'
 
 const AGENT = { kind: 'command', argv: ['/bin/sh', '-c', 'echo "$0" >> notes.txt; echo wrote', '{taskId}'] }
 const approvalConfig = (extra: Record<string, unknown> = {}) => ({
@@ -106,6 +106,7 @@ test("two tenants never see or decide each other's requests (HTTP, RPC and the s
     clock: () => new Date(),
     newId: () => 'apr_acme000000001',
     approvalConfig: () => approvalConfig() as never,
+    policy: ANY_DECIDER,
     tenantId: 'acme'
   })
   const foreign = await acme.request({
@@ -146,7 +147,7 @@ test("two tenants never see or decide each other's requests (HTTP, RPC and the s
     [id]
   )
   await assert.rejects(acme.get(mine.approvalId), { code: 'ORCH_APPROVAL_NOT_FOUND' })
-  await assert.rejects(acme.decide({ id: mine.approvalId, decision: 'deny', decidedBy: 'eve', channel: 'rpc' }), {
+  await assert.rejects(acme.decide(decider('eve'), { id: mine.approvalId, decision: 'deny', channel: 'rpc' }), {
     code: 'ORCH_APPROVAL_NOT_FOUND'
   })
   assert.equal((await orch.call('GET', `/api/approvals/${mine.approvalId}`)).json.category, 'pending')

@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
 import { createApprovalsService } from '../../../../src/services/orchestrator/modules/approvals/approvals.service.js'
-import { decide, requestPermission, startWithApprovals } from './helpers.js'
+import { ANY_DECIDER, decide, decider, requestPermission, startWithApprovals } from './helpers.js'
 
 const SECRET = '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'
 
@@ -211,12 +211,13 @@ test('a requester can never decide its own request (the rule RPC and every surfa
     dataDir: orch.config.dataDir,
     clock: () => new Date(),
     newId: () => 'apr_unused0001',
-    approvalConfig: () => ({ api_decide: true, default_expiry_seconds: 60, expiry_action: 'deny', require_for_risk: [] })
+    approvalConfig: () => ({ api_decide: true, default_expiry_seconds: 60, expiry_action: 'deny', require_for_risk: [] }),
+    policy: ANY_DECIDER
   })
-  await assert.rejects(service.decide({ id: request.id, decision: 'allow', decidedBy: request.requester.id, channel: 'rpc' }), {
+  await assert.rejects(service.decide(decider(request.requester.id), { id: request.id, decision: 'allow', channel: 'rpc' }), {
     code: 'ORCH_APPROVAL_SELF_DECISION'
   })
   assert.equal((await orch.call('GET', `/api/approvals/${request.id}`)).json.category, 'pending')
-  const decided = await service.decide({ id: request.id, decision: 'allow', decidedBy: 'someone-else', channel: 'rpc' })
+  const decided = await service.decide(decider('someone-else'), { id: request.id, decision: 'allow', channel: 'rpc' })
   assert.equal(decided.decision.channel, 'rpc')
 })

@@ -10,7 +10,7 @@ import {
   type AgentConfig,
   type ProjectConfig
 } from '../../../../src/services/orchestrator/project/config-schema.js'
-import { git, initRepo, platform, tempDir, writeScript } from './helpers.js'
+import { git, initRepo, platform, tempDir, writeScript, worktrees } from './helpers.js'
 
 const temps: (() => void)[] = []
 after(() => temps.forEach((cleanup) => cleanup()))
@@ -64,7 +64,8 @@ function input(root: string, dataDir: string, patch: Partial<TaskRunInput> = {})
 }
 
 const noProvider = () => Promise.reject(new Error('no provider agent in these tests'))
-const executor = (cfg: ProjectConfig, dataDir: string) => createExecutor({ platform, config: cfg, dataDir, runProviderTask: noProvider })
+const executor = (cfg: ProjectConfig, dataDir: string) =>
+  createExecutor({ platform, config: cfg, dataDir, runProviderTask: noProvider, worktrees })
 
 test('a prompt with quotes, $(…), backticks, ; and newlines arrives byte-identical as one argv element', async () => {
   const { root, dataDir } = workspace('argv')

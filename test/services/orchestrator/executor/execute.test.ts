@@ -9,7 +9,7 @@ import {
   type AgentConfig,
   type ProjectConfig
 } from '../../../../src/services/orchestrator/project/config-schema.js'
-import { git, groupAlive, initRepo, platform, processAlive, tempDir, writeScript } from './helpers.js'
+import { git, groupAlive, initRepo, platform, processAlive, tempDir, writeScript, worktrees } from './helpers.js'
 
 const temps: (() => void)[] = []
 after(() => temps.forEach((cleanup) => cleanup()))
@@ -68,7 +68,8 @@ function input(root: string, dataDir: string, patch: Partial<TaskRunInput> = {})
 }
 
 const noProvider = () => Promise.reject(new Error('no provider agent in these tests'))
-const executor = (cfg: ProjectConfig, dataDir: string) => createExecutor({ platform, config: cfg, dataDir, runProviderTask: noProvider })
+const executor = (cfg: ProjectConfig, dataDir: string) =>
+  createExecutor({ platform, config: cfg, dataDir, runProviderTask: noProvider, worktrees })
 
 test('an agent that edits a file: DONE, committed on quartet/<sprint>/<task>, the main checkout untouched', async () => {
   const { root, dataDir } = workspace('done')
@@ -197,7 +198,14 @@ test('a long-running agent and check are reported alive while they run, with the
   const script = writeScript(dataDir, 'agent.sh', 'echo "step one"\nsleep 0.6\necho hello > greeting.txt\n')
   const cfg = config(shellAgent(script), { check: { command: 'echo "running tests"; sleep 0.6', timeout_seconds: 30 } })
   const { value, seen } = input(root, dataDir)
-  const outcome = await createExecutor({ platform, config: cfg, dataDir, runProviderTask: noProvider, heartbeatIntervalMs: 100 })(value)
+  const outcome = await createExecutor({
+    platform,
+    config: cfg,
+    dataDir,
+    runProviderTask: noProvider,
+    worktrees,
+    heartbeatIntervalMs: 100
+  })(value)
   assert.equal(outcome.status, 'DONE', outcome.reason)
   assert.ok(seen.heartbeats.filter((s) => s === 'EXECUTING').length >= 3, seen.heartbeats.join(','))
   assert.ok(seen.heartbeats.filter((s) => s === 'TESTING').length >= 3, seen.heartbeats.join(','))

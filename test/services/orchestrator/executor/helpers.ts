@@ -1,3 +1,5 @@
+import { createGit } from '../../../../src/services/orchestrator/engine/git.js'
+import { createWorktrees } from '../../../../src/services/orchestrator/engine/worktrees.js'
 import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -77,3 +79,6 @@ export function repoFixture() {
     return { root: dir, worktreesDir: path.join(dir, '.quartet', 'worktrees') }
   }
 }
+
+/** The task worktrees over the git port, as the composition root builds them. */
+export const worktrees = createWorktrees(createGit(platform))

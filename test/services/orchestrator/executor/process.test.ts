@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { after, test } from 'node:test'
-import { isProcessAlive, killProcessGroup, runProcess } from '../../../../src/services/orchestrator/engine/process.js'
+import { isProcessAlive, killProcessGroup, runProcess } from '../../../../src/services/orchestrator/engine/process-group.js'
 import { groupAlive, platform, tempDir } from './helpers.js'
 
 const { dir, cleanup } = tempDir('process')

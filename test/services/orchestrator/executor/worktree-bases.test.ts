@@ -2,10 +2,9 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
-import { BaseMergeConflictError, createWorktrees } from '../../../../src/services/orchestrator/engine/worktrees.js'
-import { git, platform, repoFixture } from './helpers.js'
+import { BaseMergeConflictError } from '../../../../src/services/orchestrator/engine/worktrees.js'
+import { git, repoFixture, worktrees } from './helpers.js'
 
-const worktrees = createWorktrees(platform)
 const repo = repoFixture()
 
 /** A task branch with one committed file, as a DONE dependency leaves it. */

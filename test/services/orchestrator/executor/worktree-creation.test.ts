@@ -3,10 +3,10 @@ import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
+import { createGit } from '../../../../src/services/orchestrator/engine/git.js'
 import { createWorktrees } from '../../../../src/services/orchestrator/engine/worktrees.js'
-import { git, platform, repoFixture } from './helpers.js'
+import { git, repoFixture, worktrees } from './helpers.js'
 
-const worktrees = createWorktrees(platform)
 const repo = repoFixture()
 
 const refExists = (root: string, ref: string) => spawnSync('git', ['rev-parse', '--verify', '--quiet', ref], { cwd: root }).status === 0
@@ -70,12 +70,15 @@ test(
   async () => {
     const { root, worktreesDir } = repo('one-process')
     const spawned: string[][] = []
-    const counting = createWorktrees({
-      spawn: ((command: string, args: string[], options: object) => {
-        spawned.push(args)
-        return spawn(command, args, options)
-      }) as typeof spawn
-    })
+    const counting = createWorktrees(
+      createGit({
+        spawn: ((command: string, args: string[], options: object) => {
+          // The git port prefixes every call with `-c core.quotePath=false`.
+          spawned.push(args.slice(2))
+          return spawn(command, args, options)
+        }) as typeof spawn
+      })
+    )
     await counting.prepareWorktree(root, 's1', 'first', worktreesDir) // the repository's one-time facts
     git(root, 'commit', '-q', '--allow-empty', '-m', 'moved on')
     const head = git(root, 'rev-parse', 'HEAD')

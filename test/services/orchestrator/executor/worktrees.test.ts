@@ -3,10 +3,8 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { after, test } from 'node:test'
-import { createWorktrees } from '../../../../src/services/orchestrator/engine/worktrees.js'
-import { git, platform, repoFixture, tempDir } from './helpers.js'
+import { git, repoFixture, tempDir, worktrees } from './helpers.js'
 
-const worktrees = createWorktrees(platform)
 const repo = repoFixture()
 const temps: (() => void)[] = []
 after(() => temps.forEach((cleanup) => cleanup()))

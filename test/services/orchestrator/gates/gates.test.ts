@@ -5,6 +5,9 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import { registerGates, type GatesOptions } from '../../../../src/services/orchestrator/gates/register-gates.js'
 import { rewriteV1Request } from '../../../../src/services/orchestrator/gates/paths.js'
 import { registerErrorShape, registerNotFound } from '../../../../src/services/orchestrator/gates/errors.js'
+import { ACCESS, type RouteAccess } from '../../../../src/services/orchestrator/gates/route-access.js'
+import { orchestratorError } from '../../../../src/services/orchestrator/errors.js'
+import { tokenPrincipal } from '../../../../src/services/orchestrator/principal.js'
 import { trackRoutes } from '../../../../src/core/http/route-table.js'
 
 const TOKEN = 'test-token-0123456789abcdefghijklmnop'
@@ -39,45 +42,46 @@ async function serve(overrides: Partial<GatesOptions> = {}): Promise<Served> {
   const routes = trackRoutes(app)
   registerGates(app, {
     auth: { token: TOKEN, disabled: false, defaultDeny: false },
-    controlMutations: () => control,
+    principal: tokenPrincipal('tok:test'),
+    assertControl: () => {
+      if (!control) throw orchestratorError('ORCH_CONTROL_MUTATIONS_OFF')
+    },
+    publicPrefixes: [],
     rateLimit: { max: 100, windowMs: 60_000 },
     ...overrides
   })
   const ok = async () => ({ ok: true })
-  app.get('/health', ok)
-  app.get('/api/health', ok)
-  app.get('/api/status', ok)
-  app.get('/api/events', ok)
-  app.get('/api/chat/stream', ok)
-  app.get('/api/workers/:taskId/logs/stream', ok)
-  app.get('/api/run-flow/:flowId', ok)
-  app.post('/api/run-flow/:flowId/start', ok)
-  app.post('/api/rpc', ok)
+  const as = (access: RouteAccess) => ({ config: { access } })
+  app.get('/health', as(ACCESS.public), ok)
+  app.get('/api/health', as(ACCESS.public), ok)
+  app.get('/api/status', as(ACCESS.bearer), ok)
+  app.get('/api/events', as(ACCESS.stream), ok)
+  // A GET that mutates (it sends a chat message): a control mutation that takes the query token.
+  app.get('/api/chat/stream', as({ caller: 'bearer', control: true, queryToken: true }), ok)
+  app.get('/api/workers/:taskId/logs/stream', as(ACCESS.stream), ok)
+  app.get('/api/run-flow/:flowId', as(ACCESS.stream), ok)
+  app.post('/api/run-flow/:flowId/start', as(ACCESS.bearer), ok)
+  app.post('/api/rpc', as(ACCESS.bearer), ok)
   app.post(
     '/api/echo',
-    { schema: { body: { type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 10 } } } } },
+    {
+      ...as(ACCESS.bearer),
+      schema: { body: { type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 10 } } } }
+    },
     async (request) => request.body
   )
+  for (const path of GOVERNED_POSTS.filter((p) => !p.startsWith('/api/kill/') && !/\/(?:accept|reject|dismiss|approve)\//.test(p))) {
+    app.post(path, as(ACCESS.control), ok)
+  }
   for (const path of [
-    '/api/start',
-    '/api/plan',
-    '/api/cleanup',
-    '/api/set-directives',
-    '/api/directives',
-    '/api/config',
-    '/api/chat',
-    '/api/git/commit',
-    '/api/kill/:id'
-  ])
-    app.post(path, ok)
-  for (const path of [
+    '/api/kill/:id',
     '/api/nervous/accept/:id',
     '/api/nervous/reject/:id',
     '/api/nervous/recommendations/dismiss/:id',
     '/api/autonomous/approve/:id',
     '/api/autonomous/reject/:id'
   ])
-    app.post(path, ok)
+    app.post(path, as(ACCESS.control), ok)
   registerNotFound(app, routes)
   await app.listen({ port: 0, host: '127.0.0.1' })
   const address = app.server.address()
@@ -125,15 +129,17 @@ describe('gates over HTTP', () => {
     assert.equal(wrong.status, 403)
     assert.deepEqual(wrong.body, { error: 'forbidden' })
     assert.equal((await call(served.base, '/api/status', { headers: auth })).status, 200)
-    // An encoded spelling of an exempt path is not exempt.
-    assert.equal((await call(served.base, '/api/%68ealth')).status, 401)
+    // Access follows the route the router matched, whatever the spelling: an encoded health is health.
+    assert.equal((await call(served.base, '/api/%68ealth')).status, 200)
     // Unknown /api paths are behind the gate too (no route discovery without a token).
     assert.equal((await call(served.base, '/api/nothing-here')).status, 401)
     // The router decodes the path, so a percent-encoded /api/ prefix is gated like the plain one.
-    for (const path of ['/%61pi/status', '/%61%70%69/status', '/ap%69/events?token=wrong']) {
+    for (const path of ['/%61pi/status', '/%61%70%69/status', '/ap%69/events']) {
       assert.deepEqual(await call(served.base, path).then((r) => [r.status, r.body]), [401, { error: 'authentication required' }], path)
     }
     assert.deepEqual((await call(served.base, '/%61pi/status', { headers: auth })).body, { ok: true })
+    // …and its access is the route's: the event stream's query token, checked like any other.
+    assert.deepEqual(await call(served.base, '/ap%69/events?token=wrong').then((r) => [r.status, r.body]), [403, { error: 'forbidden' }])
   })
 
   test('absolute-form request targets (proxy style) meet the same gates as their path', async () => {

@@ -4,6 +4,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { after, test } from 'node:test'
+import { createGit } from '../../../../src/services/orchestrator/engine/git.js'
 import { nodePlatform } from '../../../../src/core/platform.js'
 import { parseCoveragePercent } from '../../../../src/services/orchestrator/modules/insight/coverage.service.js'
 import { docsHealth } from '../../../../src/services/orchestrator/modules/insight/docs-health.service.js'
@@ -79,7 +80,7 @@ test(
     commit({ 'lib/l.ts': '2' }, daysAgo(180)) // lib/README.md 20 days behind
     commit({ 'docs/guide.md': '# g2\n' }, daysAgo(1)) // the guide follows the whole project: up to date
 
-    const view = await docsHealth(nodePlatform(), root, now)
+    const view = await docsHealth(createGit(nodePlatform()), root, now)
     const byPath = Object.fromEntries(view.rows.map((row) => [row.path, [row.state, row.doc_rank, row.daysBehind]]))
     assert.deepEqual(byPath, {
       'CHANGELOG.md': ['EXEMPT', 5, 100],
@@ -108,7 +109,7 @@ test(
 
     // A doc touched again is fresh again.
     commit({ 'web/README.md': '# web v2\n' }, daysAgo(0))
-    const again = await docsHealth(nodePlatform(), root, now)
+    const again = await docsHealth(createGit(nodePlatform()), root, now)
     assert.deepEqual(
       again.rows.find((row) => row.path === 'web/README.md'),
       {

@@ -16,7 +16,7 @@ export async function runSprintToEnd(orch: OrchestratorHarness): Promise<string>
     90_000,
     'the sprint to end'
   )
-  await eventually(async () => (await orch.repositories.jobs.get(started.json.jobId))?.active === 0, 20_000, 'the job to finish')
+  await eventually(async () => (await orch.repositories.jobs.get(started.json.jobId))?.active === false, 20_000, 'the job to finish')
   return planned.json.id as string
 }
 

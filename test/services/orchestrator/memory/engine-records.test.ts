@@ -25,11 +25,13 @@ test('the engine records the plan decision, the sprint summary, NO_GO reasons an
 
   // The sprint ends: task 1 DONE, task 2 NO_GO with a reason, task 3 BLOCKED behind it (as the scheduler leaves them).
   for (const key of ['1', '2']) await markExecuting(orch, `${sprintId}-${key}`)
-  await orch.repositories.tasks.transition(`${sprintId}-1`, ['EXECUTING'], 'DONE', { reason: 'ok' })
-  await orch.repositories.tasks.transition(`${sprintId}-2`, ['EXECUTING'], 'NO_GO', {
+  await orch.repositories.tasks.transition(`${sprintId}-1`, 'DONE', { from: ['EXECUTING'], reason: 'ok' })
+  await orch.repositories.tasks.transition(`${sprintId}-2`, 'NO_GO', {
+    from: ['EXECUTING'],
     reason: 'check command failed (exit 1)\nFAIL lexer.test.ts'
   })
-  await orch.repositories.tasks.transition(`${sprintId}-3`, ['PENDING'], 'BLOCKED', { reason: 'dependency 2 ended NO_GO' })
+  await orch.repositories.tasks.transition(`${sprintId}-3`, 'BLOCKED', { from: ['PENDING'], reason: 'dependency 2 ended NO_GO' })
+  await orch.repositories.sprints.setStatus(sprintId, 'RUNNING')
   await orch.repositories.sprints.setStatus(sprintId, 'COMPLETE', { stopReason: null, finishedAt: new Date().toISOString() })
   const scope = await localScope(orch)
   await recordSprintOutcome(orch.repositories, scope.projectId, sprintId)

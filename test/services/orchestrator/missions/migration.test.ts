@@ -34,7 +34,7 @@ test("runs started before missions were recorded get one each (local tenant); a 
     origin: 'api',
     kind: 'task',
     title: 'Submitted',
-    request: {},
+    request: { description: 'Submitted', kind: 'task', actor: 'a', tenant: 'local', origin: 'api' },
     effectClass: 'pure',
     status: 'running',
     reason: null
@@ -56,7 +56,7 @@ test("runs started before missions were recorded get one each (local tenant); a 
   assert.deepEqual(
     rows.map((r) => [r.id, r.tenant_id, r.title, r.source, r.kind, r.job_id, r.sprint_id, r.created_at]),
     [
-      [`mis-job-${jobs[0]!.id}`, 'local', 'Old run', 'run', 'sprint', jobs[0]!.id, sprints[0]!.id, jobs[0]!.created_at],
+      [`mis-job-${jobs[0]!.id}`, 'local', 'Old run', 'run', 'sprint', jobs[0]!.id, sprints[0]!.id, jobs[0]!.createdAt],
       ['mis-recorded', 'acme', 'Already recorded', 'run', 'sprint', jobs[2]!.id, sprints[2]!.id, '2026-02-01T10:00:00.000Z']
     ]
   )

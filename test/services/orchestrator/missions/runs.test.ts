@@ -1,9 +1,9 @@
+import { pidsOf } from '../scheduler/helpers.js'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { after, test } from 'node:test'
-import { pidsOf } from '../../../../src/services/orchestrator/state/attempts.repository.js'
 import type { OrchestratorDb } from '../../../../src/services/orchestrator/state/db.js'
 import { runCli } from '../../../helpers/cli.js'
 import { eventually, startOrchestrator, type OrchestratorHarness } from '../../../helpers/orchestrator.js'
@@ -122,7 +122,7 @@ test('a job whose process died is failed, never active, from the next read on', 
     async () => {
       const row = await orch.repositories.jobs.get(started.json.jobId)
       const attempts = await (orch.database.db as OrchestratorDb).selectFrom('orch_attempts').selectAll().execute()
-      const pids = attempts.flatMap((a) => pidsOf(a))
+      const pids = attempts.flatMap((a) => pidsOf({ processes: JSON.parse(a.pids) as { pid: number }[] }))
       return row?.status === 'running' && pids.length > 0 ? { job: row, agents: pids } : null
     },
     60_000,

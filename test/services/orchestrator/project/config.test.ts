@@ -30,8 +30,7 @@ test('load: the file is deep-merged over the defaults', () => {
   const raw = {
     engine: { max_workers: 4 },
     agents: { claude: { kind: 'command', preset: 'claude' } },
-    default_agent: 'claude',
-    extra_key: true
+    default_agent: 'claude'
   }
   const result = loadProjectConfig(project(JSON.stringify(raw)))
   assert.deepEqual(result.errors, [])
@@ -39,6 +38,17 @@ test('load: the file is deep-merged over the defaults', () => {
   assert.equal(result.config.engine.task_timeout_seconds, DEFAULT_PROJECT_CONFIG.engine.task_timeout_seconds)
   assert.equal(result.config.default_agent, 'claude')
   assert.deepEqual(result.raw, raw)
+})
+
+test('load: a key Quartet does not know is an error naming it (it would otherwise do nothing, silently)', () => {
+  const result = loadProjectConfig(project(JSON.stringify({ default_agent_typo: 'claude', engine: { max_worker: 4 } })))
+  assert.deepEqual(
+    result.errors.map((e) => [e.path, e.message]),
+    [
+      ['', 'must not have additional properties (default_agent_typo)'],
+      ['engine', 'must not have additional properties (max_worker)']
+    ]
+  )
 })
 
 test('load: unreadable JSON names the file and the line and column', () => {

@@ -9,6 +9,8 @@ import { orchestratorMigrations } from '../../../../src/services/orchestrator/st
 import type { OrchestratorDb } from '../../../../src/services/orchestrator/state/db.js'
 import { createOrchestratorRepositories, type OrchestratorRepositories } from '../../../../src/services/orchestrator/state/repositories.js'
 import { createExecutor } from '../../../../src/services/orchestrator/engine/execute.js'
+import { createGit } from '../../../../src/services/orchestrator/engine/git.js'
+import { createWorktrees } from '../../../../src/services/orchestrator/engine/worktrees.js'
 import { runSprint } from '../../../../src/services/orchestrator/engine/scheduler.js'
 import type { PlannedTask } from '../../../../src/services/orchestrator/engine/types.js'
 import { planOf, shellTask, testConfig } from './helpers.js'
@@ -58,6 +60,7 @@ async function runInRepo(name: string, tasks: Array<PlannedTask & { script: stri
     platform: { spawn, fetch, clock: () => new Date() },
     config,
     dataDir,
+    worktrees: createWorktrees(createGit({ spawn })),
     runProviderTask: () => Promise.reject(new Error('none'))
   })
   const result = await runSprint({
@@ -86,8 +89,8 @@ test("a dependent task starts from its dependency's work: task 2 sees the file t
   const [one, two] = [tasks.get('1')!, tasks.get('2')!]
   assert.equal(two.status, 'DONE', two.reason ?? '')
   assert.match(two.reason ?? '', /based on quartet\/.+-1\)$/)
-  assert.deepEqual(JSON.parse(two.files_changed), ['two.txt'])
-  assert.equal(git(root, 'rev-parse', `${two.commit_sha}^`), one.commit_sha)
+  assert.deepEqual(two.filesChanged, ['two.txt'])
+  assert.equal(git(root, 'rev-parse', `${two.commitSha}^`), one.commitSha)
   assert.equal(fs.existsSync(path.join(root, 'one.txt')), false)
 })
 
@@ -116,6 +119,6 @@ test('conflicting dependencies: the dependent task is NO_GO naming branches and 
   assert.match(z.reason ?? '', /merging quartet\/.+-x, quartet\/.+-y conflicts in shared\.txt/)
   assert.equal(fs.readFileSync(path.join(x.worktree!, 'shared.txt'), 'utf8'), 'from-x\n')
   assert.equal(fs.readFileSync(path.join(y.worktree!, 'shared.txt'), 'utf8'), 'from-y\n')
-  assert.equal(git(x.worktree!, 'rev-parse', 'HEAD'), x.commit_sha)
-  assert.equal(git(y.worktree!, 'rev-parse', 'HEAD'), y.commit_sha)
+  assert.equal(git(x.worktree!, 'rev-parse', 'HEAD'), x.commitSha)
+  assert.equal(git(y.worktree!, 'rev-parse', 'HEAD'), y.commitSha)
 })

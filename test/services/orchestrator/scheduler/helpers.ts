@@ -54,3 +54,6 @@ export async function waitGone(pid: number, ms = 3000): Promise<boolean> {
   }
   return true
 }
+
+/** The process-group ids an attempt recorded. */
+export const pidsOf = (attempt: { processes: { pid: number }[] }): number[] => attempt.processes.map((p) => p.pid)

@@ -6,11 +6,10 @@ import { after, before, test } from 'node:test'
 import type { Database } from '../../../../src/core/db/database.js'
 import type { OrchestratorDb } from '../../../../src/services/orchestrator/state/db.js'
 import { createOrchestratorRepositories, type OrchestratorRepositories } from '../../../../src/services/orchestrator/state/repositories.js'
-import { pidsOf } from '../../../../src/services/orchestrator/state/attempts.repository.js'
 import { launchDetachedJob } from '../../../../src/services/orchestrator/engine/job-launch.js'
-import { createRunControl, type RunControl } from '../../../../src/services/orchestrator/engine/reconcile.js'
+import { createRunControl, type RunControl } from '../../../../src/services/orchestrator/engine/run-control.js'
 import type { PlannedTask } from '../../../../src/services/orchestrator/engine/types.js'
-import { planOf, processRunning, shellTask, testConfig, waitGone } from './helpers.js'
+import { planOf, processRunning, shellTask, testConfig, waitGone, pidsOf } from './helpers.js'
 import { createSharedDatabase } from './shared-db.js'
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..')
@@ -26,7 +25,7 @@ const started = new Set<number>()
 before(async () => {
   ;({ database, env: dbEnv, dir } = await createSharedDatabase())
   repos = createOrchestratorRepositories(database.db as OrchestratorDb, () => new Date())
-  control = createRunControl({ repositories: repos, clock: () => new Date(), killGraceMs: 1000 })
+  control = createRunControl({ repositories: repos, clock: () => new Date(), killGraceMs: () => 1000 })
 })
 after(async () => {
   for (const pid of started) {
@@ -120,7 +119,7 @@ test('a detached job survives the process that launched it and completes the spr
     return j?.status === 'completed' && j
   })
   assert.equal(job.pid, jobPid)
-  assert.equal(job.active, 0)
+  assert.equal(job.active, false)
   assert.equal((await repos.sprints.get(q.sprintId))?.status, 'COMPLETE')
   assert.equal(fs.readFileSync(path.join(q.root, 'b'), 'utf8'), 'b\n')
   assert.equal(await waitGone(jobPid), true)
@@ -169,7 +168,7 @@ test(
     const orphan = await repos.tasks.get(`${q.sprintId}-2`)
     assert.deepEqual([orphan?.status, orphan?.reason], ['ORPHANED', `job process ${jobPid} died`])
     const job = await repos.jobs.get(q.jobId)
-    assert.deepEqual([job?.status, job?.active], ['orphaned', 0])
+    assert.deepEqual([job?.status, job?.active], ['orphaned', false])
     assert.equal(await waitGone(sleepPid), true, 'reconcile killed the orphaned agent group')
     for (const pid of agentGroups) assert.equal(await waitGone(pid), true)
     const events = await repos.events.readAfter(q.projectId, 0, 1000)
@@ -181,7 +180,7 @@ test(
 
     const resumed = await control.resumeSprint(q.projectId)
     assert.equal(resumed.created, true)
-    assert.equal(resumed.job.resume, 1)
+    assert.equal(resumed.job.resume, true)
     assert.deepEqual(resumed.tasks, [`${q.sprintId}-2`])
     assert.equal((await control.resumeSprint(q.projectId)).created, false, 'a second resume gets the same job')
     launch(q, resumed.job.id)
@@ -232,7 +231,7 @@ test('killJob stops the job and every agent process it started', async () => {
   assert.equal(result.jobPid, jobPid)
   for (const pid of [jobPid, ...recorded, ...sleepPids]) assert.equal(await waitGone(pid), true, `pid ${pid} is gone`)
   const job = await repos.jobs.get(q.jobId)
-  assert.deepEqual([job?.status, job?.active], ['killed', 0])
+  assert.deepEqual([job?.status, job?.active], ['killed', false])
   const tasks = await repos.tasks.listBySprint(q.sprintId)
   assert.deepEqual(
     tasks.map((t) => [t.status, t.reason]),
@@ -243,7 +242,7 @@ test('killJob stops the job and every agent process it started', async () => {
     ]
   )
   const sprint = await repos.sprints.get(q.sprintId)
-  assert.deepEqual([sprint?.status, sprint?.stop_reason], ['ABORTED', 'killed by user'])
+  assert.deepEqual([sprint?.status, sprint?.stopReason], ['ABORTED', 'killed by user'])
   const killed = (await repos.events.readAfter(q.projectId, 0, 1000)).find((e) => e.type === 'job_killed')
   assert.equal(killed?.data.gracefully, true, 'the job handled SIGTERM: aborted its agents and recorded the kill itself')
   const view = await control.statusView(q.projectId)
@@ -266,7 +265,7 @@ test('removing the project directory mid-sprint stops the job and its agents, an
     'job ended',
     async () => {
       const j = await repos.jobs.get(q.jobId)
-      return j?.active === 0 && j
+      return j?.active === false && j
     },
     15000
   )
@@ -274,7 +273,7 @@ test('removing the project directory mid-sprint stops the job and its agents, an
   for (const pid of [jobPid, sleepPid]) assert.equal(await waitGone(pid), true, `pid ${pid} is gone`)
   const reason = `job interrupted: project directory ${q.root} was removed`
   const sprint = await repos.sprints.get(q.sprintId)
-  assert.deepEqual([sprint?.status, sprint?.stop_reason], ['ABORTED', reason])
+  assert.deepEqual([sprint?.status, sprint?.stopReason], ['ABORTED', reason])
   const tasks = await repos.tasks.listBySprint(q.sprintId)
   assert.deepEqual(
     tasks.map((t) => [t.status, t.reason]),

@@ -8,12 +8,11 @@ import { createTestDatabase, type TestDatabase } from '../../../helpers/db.js'
 import { orchestratorMigrations } from '../../../../src/services/orchestrator/state/migrations.js'
 import type { OrchestratorDb } from '../../../../src/services/orchestrator/state/db.js'
 import { createOrchestratorRepositories, type OrchestratorRepositories } from '../../../../src/services/orchestrator/state/repositories.js'
-import { pidsOf } from '../../../../src/services/orchestrator/state/attempts.repository.js'
-import { processStartTicks } from '../../../../src/services/orchestrator/engine/process.js'
-import { createRunControl } from '../../../../src/services/orchestrator/engine/reconcile.js'
+import { processStartTicks } from '../../../../src/services/orchestrator/engine/process-group.js'
+import { createRunControl } from '../../../../src/services/orchestrator/engine/run-control.js'
 import { runSprint } from '../../../../src/services/orchestrator/engine/scheduler.js'
 import { createShellExecutor } from './fixtures/shell-executor.js'
-import { planOf, processRunning, shellTask, testConfig, waitGone } from './helpers.js'
+import { planOf, processRunning, shellTask, testConfig, waitGone, pidsOf } from './helpers.js'
 
 let database: TestDatabase
 let repos: OrchestratorRepositories
@@ -40,12 +39,13 @@ async function runningJobOn(host: string, name: string) {
   // The pid of this test process: alive, so only the heartbeat can tell a job elsewhere is dead.
   await repos.jobs.markRunning(job.id, process.pid, host)
   await repos.sprints.setStatus(sprint.id, 'RUNNING')
-  await repos.tasks.transition(tasks[0]!.id, ['PENDING'], 'EXECUTING')
+  await repos.tasks.transition(tasks[0]!.id, 'CLAIMED')
+  await repos.tasks.transition(tasks[0]!.id, 'EXECUTING')
   return { projectId, sprintId: sprint.id, jobId: job.id, taskIds: tasks.map((t) => t.id) }
 }
 
 test('a job on another host is judged by its heartbeat: fresh stays ACTIVE, silent for 30 s becomes ORPHANED', async () => {
-  const control = createRunControl({ repositories: repos, clock, hostname: 'this-host', killGraceMs: 100 })
+  const control = createRunControl({ repositories: repos, clock, hostname: 'this-host', killGraceMs: () => 100 })
   const run = await runningJobOn('other-host', 'remote')
   now += 20_000
   assert.equal((await control.statusView(run.projectId)).lifecycle, 'ACTIVE')
@@ -64,7 +64,7 @@ test('a job on another host is judged by its heartbeat: fresh stays ACTIVE, sile
 })
 
 test('a queued job that never started is orphaned after 30 s; an empty project is IDLE', async () => {
-  const control = createRunControl({ repositories: repos, clock, killGraceMs: 100 })
+  const control = createRunControl({ repositories: repos, clock, killGraceMs: () => 100 })
   const projectId = await repos.projects.ensure(path.join(tmp, 'never'))
   const empty = await control.statusView(projectId)
   assert.deepEqual([empty.lifecycle, empty.sprint, empty.progress, empty.recoveryCommand], ['IDLE', null, null, null])
@@ -82,7 +82,7 @@ test('a queued job that never started is orphaned after 30 s; an empty project i
 
 test('killTask cancels one running task, kills its agent group, blocks its dependents; the sprint goes on', async () => {
   const realClock = () => new Date()
-  const control = createRunControl({ repositories: repos, clock: realClock, killGraceMs: 500 })
+  const control = createRunControl({ repositories: repos, clock: realClock, killGraceMs: () => 500 })
   const root = fs.mkdtempSync(path.join(tmp, 'killtask-'))
   const projectId = await repos.projects.ensure(root)
   const { sprint } = await repos.sprints.createFromPlan(
@@ -141,7 +141,7 @@ test(
     // The job row says it started a minute ago; every process below starts now, i.e. after it.
     const startedAt = Date.now() - 60_000
     const r = createOrchestratorRepositories(database.db as OrchestratorDb, () => new Date(startedAt))
-    const control = createRunControl({ repositories: r, clock: () => new Date(), killGraceMs: 200 })
+    const control = createRunControl({ repositories: r, clock: () => new Date(), killGraceMs: () => 200 })
     const sleeper = () => {
       const child = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' })
       t.after(() => {
@@ -165,7 +165,8 @@ test(
     await r.sprints.setStatus(sprint.id, 'RUNNING')
     const attempts = []
     for (const task of tasks) {
-      await r.tasks.transition(task.id, ['PENDING'], 'EXECUTING')
+      await r.tasks.transition(task.id, 'CLAIMED')
+      await r.tasks.transition(task.id, 'EXECUTING')
       attempts.push(await r.attempts.start(task.id, job.id, 1, 'agent'))
     }
     await r.attempts.addPid(attempts[0]!.id, own, processStartTicks(own))

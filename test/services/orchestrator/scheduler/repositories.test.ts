@@ -4,9 +4,8 @@ import { createTestDatabase, type TestDatabase } from '../../../helpers/db.js'
 import { orchestratorMigrations } from '../../../../src/services/orchestrator/state/migrations.js'
 import type { OrchestratorDb } from '../../../../src/services/orchestrator/state/db.js'
 import { createOrchestratorRepositories, type OrchestratorRepositories } from '../../../../src/services/orchestrator/state/repositories.js'
-import { toPlannedTask } from '../../../../src/services/orchestrator/state/tasks.repository.js'
-import { pidsOf, processesOf } from '../../../../src/services/orchestrator/state/attempts.repository.js'
-import { planOf, shellTask } from './helpers.js'
+import { plannedTaskOf, processesOf } from '../../../../src/services/orchestrator/state/domain.js'
+import { pidsOf, planOf, shellTask } from './helpers.js'
 
 let database: TestDatabase
 let repos: OrchestratorRepositories
@@ -33,8 +32,8 @@ test('sprints: createFromPlan numbers sprints (unique across projects), stores t
       ['s1-2', 1, 'PENDING']
     ]
   )
-  assert.deepEqual(toPlannedTask(first.tasks[0]!), plan.tasks[0])
-  assert.deepEqual(toPlannedTask(first.tasks[1]!), plan.tasks[1])
+  assert.deepEqual(plannedTaskOf(first.tasks[0]!), plan.tasks[0])
+  assert.deepEqual(plannedTaskOf(first.tasks[1]!), plan.tasks[1])
   assert.equal((await repos.sprints.latest(projectId))?.id, 's2')
   assert.deepEqual(
     (await repos.sprints.list(projectId)).map((s) => s.id),
@@ -70,13 +69,16 @@ test('tasks: of two racing guarded transitions exactly one wins', async () => {
   const projectId = await repos.projects.ensure('/tmp/repo-tasks')
   const { tasks } = await repos.sprints.createFromPlan(projectId, planOf([shellTask('1', 'true')]), { title: 't', directivesDigest: null })
   const id = tasks[0]!.id
-  const wins = await Promise.all(Array.from({ length: 10 }, () => repos.tasks.transition(id, ['PENDING'], 'CLAIMED')))
+  const wins = await Promise.all(Array.from({ length: 10 }, () => repos.tasks.transition(id, 'CLAIMED', { from: ['PENDING'] })))
   assert.equal(wins.filter(Boolean).length, 1)
-  assert.equal(await repos.tasks.transition(id, ['PENDING'], 'EXECUTING'), false)
-  assert.equal(await repos.tasks.transition(id, ['CLAIMED'], 'DONE', { reason: 'ok', filesChanged: ['x'], commitSha: 'abc' }), true)
+  // A change the lifecycle table does not allow is a programming error, refused before any SQL runs.
+  await assert.rejects(repos.tasks.transition(id, 'EXECUTING', { from: ['PENDING'] }), { name: 'IllegalTransitionError' })
+  assert.equal(await repos.tasks.transition(id, 'CLAIMED', { from: ['PENDING'] }), false)
+  assert.equal(await repos.tasks.transition(id, 'EXECUTING'), true)
+  assert.equal(await repos.tasks.transition(id, 'DONE', { reason: 'ok', filesChanged: ['x'], commitSha: 'abc' }), true)
   const row = await repos.tasks.get(id)
-  assert.deepEqual([row?.status, row?.reason, row?.files_changed, row?.commit_sha], ['DONE', 'ok', '["x"]', 'abc'])
-  assert.deepEqual(await repos.tasks.countByStatus(tasks[0]!.sprint_id), { DONE: 1 })
+  assert.deepEqual([row?.status, row?.reason, row?.filesChanged, row?.commitSha], ['DONE', 'ok', ['x'], 'abc'])
+  assert.deepEqual(await repos.tasks.countByStatus(tasks[0]!.sprintId), { DONE: 1 })
 })
 
 test('jobs: 20 concurrent startJob create exactly one active job; finish frees the project', async () => {
@@ -94,10 +96,10 @@ test('jobs: 20 concurrent startJob create exactly one active job; finish frees t
   assert.equal(await repos.jobs.finish(job.id, 'failed'), false)
   assert.equal(await repos.jobs.heartbeat(job.id), false)
   const ended = await repos.jobs.get(job.id)
-  assert.deepEqual([ended?.status, ended?.active, ended?.pid, ended?.result], ['completed', 0, 4242, '{"done":1}'])
+  assert.deepEqual([ended?.status, ended?.active, ended?.pid, ended?.result], ['completed', false, 4242, { done: 1 }])
   const next = await repos.jobs.startJob(projectId, sprint.id, { resume: true })
   assert.equal(next.created, true)
-  assert.equal(next.job.resume, 1)
+  assert.equal(next.job.resume, true)
 })
 
 test('attempts, heartbeats and usage: pids accumulate, sequence rises, sums per agent and sprint in micro-USD', async () => {
@@ -111,14 +113,14 @@ test('attempts, heartbeats and usage: pids accumulate, sequence rises, sums per 
   await Promise.all([101, 102, 103, 101].map((pid) => repos.attempts.addPid(a1.id, pid, pid * 10)))
   assert.deepEqual(pidsOf((await repos.attempts.get(a1.id))!).sort(), [101, 102, 103])
   assert.deepEqual(
-    processesOf((await repos.attempts.get(a1.id))!).sort((a, b) => a.pid - b.pid),
+    (await repos.attempts.get(a1.id))!.processes.sort((a, b) => a.pid - b.pid),
     [
       { pid: 101, startTicks: 1010 },
       { pid: 102, startTicks: 1020 },
       { pid: 103, startTicks: 1030 }
     ]
   )
-  assert.deepEqual(processesOf({ pids: '[7, {"pid": 8, "startTicks": 80}]' }), [
+  assert.deepEqual(processesOf('[7, {"pid": 8, "startTicks": 80}]'), [
     { pid: 7, startTicks: null },
     { pid: 8, startTicks: 80 }
   ])
@@ -130,7 +132,7 @@ test('attempts, heartbeats and usage: pids accumulate, sequence rises, sums per 
     { agent: 'alpha', inputTokens: 11, outputTokens: 6, costMicroUsd: 300000, attempts: 1 },
     { agent: 'beta', inputTokens: 7, outputTokens: 3, costMicroUsd: 0, attempts: 1 }
   ])
-  assert.equal((await repos.attempts.get(a2.id))?.cost_micro_usd, null)
+  assert.equal((await repos.attempts.get(a2.id))?.costMicroUsd, null)
   assert.deepEqual(await repos.sprints.addUsage(sprint.id, 25, 300000), { tokensUsed: 25, costMicroUsd: 300000 })
   assert.deepEqual(
     (await repos.attempts.listRunning({ jobId: 1 })).map((a) => a.id),
@@ -152,6 +154,6 @@ test('attempts, heartbeats and usage: pids accumulate, sequence rises, sums per 
     beats.map((b) => b.sequence),
     [1, 2, 3]
   )
-  assert.equal((await repos.heartbeats.get(tasks[0]!.id))?.current_action, 'step 2')
+  assert.equal((await repos.heartbeats.get(tasks[0]!.id))?.currentAction, 'step 2')
   assert.equal((await repos.heartbeats.listForSprint(sprint.id)).length, 1)
 })

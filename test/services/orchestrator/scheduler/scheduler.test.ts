@@ -7,17 +7,12 @@ import { createTestDatabase, type TestDatabase } from '../../../helpers/db.js'
 import { orchestratorMigrations } from '../../../../src/services/orchestrator/state/migrations.js'
 import type { OrchestratorDb } from '../../../../src/services/orchestrator/state/db.js'
 import { createOrchestratorRepositories, type OrchestratorRepositories } from '../../../../src/services/orchestrator/state/repositories.js'
-import {
-  runSprint,
-  scopesOverlap,
-  retryDelayMs,
-  taskLogFile,
-  type RunSprintOptions
-} from '../../../../src/services/orchestrator/engine/scheduler.js'
+import { runSprint, type RunSprintOptions } from '../../../../src/services/orchestrator/engine/scheduler.js'
+import { retryDelayMs, scopesOverlap } from '../../../../src/services/orchestrator/engine/schedule-rules.js'
+import { taskLogFile } from '../../../../src/services/orchestrator/engine/worker-log.js'
 import type { ExecuteTask, PlannedTask } from '../../../../src/services/orchestrator/engine/types.js'
-import { pidsOf } from '../../../../src/services/orchestrator/state/attempts.repository.js'
 import { createShellExecutor } from './fixtures/shell-executor.js'
-import { planOf, shellTask, testConfig, waitGone } from './helpers.js'
+import { planOf, shellTask, testConfig, waitGone, pidsOf } from './helpers.js'
 
 let database: TestDatabase
 let repos: OrchestratorRepositories
@@ -105,7 +100,8 @@ test('six tasks with dependencies and max_workers 2 run in dependency order, nev
   )
   assert.equal(events[0]?.type, 'sprint_started')
   assert.equal(events.at(-1)?.type, 'sprint_finished')
-  assert.deepEqual(events.at(-1)?.data.counts, { DONE: 6 })
+  const finished = events.at(-1)
+  assert.deepEqual(finished?.type === 'sprint_finished' && finished.data.counts, { DONE: 6 })
   const seqOf = (type: string, key: string) => events.find((e) => e.type === type && e.taskId === `${sprintId}-${key}`)!.seq
   const deps: Record<string, string[]> = { 3: ['1'], 4: ['1', '2'], 5: ['3'], 6: ['4', '5'] }
   for (const [key, list] of Object.entries(deps)) {
@@ -166,9 +162,9 @@ test('a transient failure is retried with backoff and then succeeds; a permanent
   assert.deepEqual(
     attempts.map((a) => [a.number, a.status, a.transient]),
     [
-      [1, 'NO_GO', 1],
-      [2, 'NO_GO', 1],
-      [3, 'DONE', 0]
+      [1, 'NO_GO', true],
+      [2, 'NO_GO', true],
+      [3, 'DONE', false]
     ]
   )
   assert.equal((await repos.tasks.get(`${sprintId}-1`))?.attempts, 3)
@@ -207,7 +203,7 @@ test('exceeding the sprint budget stops the sprint: running attempt aborted, the
   for (const task of (await repos.tasks.listBySprint(sprintId)).slice(1)) assert.equal(task.reason, result.stopReason)
   const sprint = await repos.sprints.get(sprintId)
   assert.deepEqual(
-    [sprint?.status, sprint?.stop_reason, sprint?.tokens_used, sprint?.cost_micro_usd],
+    [sprint?.status, sprint?.stopReason, sprint?.tokensUsed, sprint?.costMicroUsd],
     ['ABORTED', result.stopReason, 1100, 20000]
   )
   const events = await repos.events.readAfter(projectId, 0, 1000)

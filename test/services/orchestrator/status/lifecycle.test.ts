@@ -124,8 +124,12 @@ test('a sprint stopped by its budget is over (idle, not resumable) and says why 
   const { projectId, sprint, tasks } = await seedSprint(orch, ['spend', 'never'])
   const reason = 'sprint budget exceeded: 120 tokens used, limit 100'
   await orch.repositories.sprints.setStatus(sprint.id, 'RUNNING', { startedAt: new Date(Date.now() - 65_000).toISOString() })
-  await orch.repositories.tasks.transitionAll(sprint.id, ['PENDING'], 'CANCELLED', { reason })
-  await orch.repositories.events.append(projectId, { type: 'budget_exceeded', sprintId: sprint.id, data: { reason } })
+  await orch.repositories.tasks.transitionAll(sprint.id, 'CANCELLED', { from: ['PENDING'], reason })
+  await orch.repositories.events.append(projectId, {
+    type: 'budget_exceeded',
+    sprintId: sprint.id,
+    data: { reason, tokensUsed: 120, costMicroUsd: 0, limitTokens: 100, limitMicroUsd: null }
+  })
   await orch.repositories.sprints.setStatus(sprint.id, 'ABORTED', { stopReason: reason, finishedAt: new Date().toISOString() })
 
   const status = (await orch.call('GET', '/api/status')).json

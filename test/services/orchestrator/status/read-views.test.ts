@@ -53,7 +53,7 @@ test('the cached read views follow every write made through another connection, 
   const { job: row } = await job.jobs.startJob(projectId, sprint.id, { resume: false })
   assert.ok(await job.jobs.markRunning(row.id, jobProcess.pid!, os.hostname()))
   assert.ok(await job.sprints.setStatus(sprint.id, 'RUNNING', { startedAt: new Date().toISOString() }))
-  assert.ok(await job.tasks.transition(t1, ['PENDING'], 'CLAIMED'))
+  assert.ok(await job.tasks.transition(t1, 'CLAIMED', { from: ['PENDING'] }))
   let status = await statusOf(orch)
   assert.deepEqual([status.lifecycle, status.job?.id, status.job?.pid, status.progress.active], ['ACTIVE', row.id, jobProcess.pid, 1])
   assert.deepEqual(await taskStatuses(orch), [
@@ -62,7 +62,7 @@ test('the cached read views follow every write made through another connection, 
   ])
 
   // Task changes, an attempt, heartbeats and usage, each read right after it was written.
-  assert.ok(await job.tasks.transition(t1, ['CLAIMED'], 'EXECUTING', { attempts: 1 }))
+  assert.ok(await job.tasks.transition(t1, 'EXECUTING', { from: ['CLAIMED'], attempts: 1 }))
   await job.attempts.start(t1, row.id, 1, 'sh')
   assert.deepEqual(await taskStatuses(orch), [
     [t1, 'EXECUTING'],
@@ -84,8 +84,9 @@ test('the cached read views follow every write made through another connection, 
   )
   await job.sprints.addUsage(sprint.id, 1234, 5000)
   assert.deepEqual((await statusOf(orch)).usage, { tokensUsed: 1234, costUsd: 0.005 })
-  assert.ok(await job.tasks.transition(t1, ['EXECUTING'], 'DONE', { finishedAt: new Date().toISOString() }))
-  assert.ok(await job.tasks.transition(t2, ['PENDING'], 'EXECUTING', { attempts: 1 }))
+  assert.ok(await job.tasks.transition(t1, 'DONE', { from: ['EXECUTING'], finishedAt: new Date().toISOString() }))
+  assert.ok(await job.tasks.transition(t2, 'CLAIMED'))
+  assert.ok(await job.tasks.transition(t2, 'EXECUTING', { attempts: 1 }))
   assert.deepEqual(await taskStatuses(orch), [
     [t1, 'DONE'],
     [t2, 'EXECUTING']
@@ -96,7 +97,12 @@ test('the cached read views follow every write made through another connection, 
 
   // An event alone shows too: the live view's revision counts it.
   const before = (await orch.call('GET', '/api/sprint/live')).json.revision
-  await job.events.append(projectId, { type: 'task_heartbeat', sprintId: sprint.id, taskId: t2, data: {} })
+  await job.events.append(projectId, {
+    type: 'task_heartbeat',
+    sprintId: sprint.id,
+    taskId: t2,
+    data: { status: 'EXECUTING', currentAction: 'step', sequence: 1 }
+  })
   assert.equal((await orch.call('GET', '/api/sprint/live')).json.revision, before + 1)
 
   // The job process dies and nobody writes anything: the next read finds it and orphans the run.
@@ -123,7 +129,8 @@ test('a dead job is orphaned on the very next read of any cached view, even righ
   const exited = new Promise((resolve) => jobProcess.once('exit', resolve))
   const { job: row } = await job.jobs.startJob(projectId, sprint.id, { resume: false })
   await job.jobs.markRunning(row.id, jobProcess.pid!, os.hostname())
-  await job.tasks.transition(tasks[0]!.id, ['PENDING'], 'EXECUTING')
+  await job.tasks.transition(tasks[0]!.id, 'CLAIMED')
+  await job.tasks.transition(tasks[0]!.id, 'EXECUTING')
   for (let i = 0; i < 3; i++) assert.deepEqual(await taskStatuses(orch), [[tasks[0]!.id, 'EXECUTING']])
   assert.equal((await statusOf(orch)).lifecycle, 'ACTIVE')
 

@@ -25,7 +25,13 @@ export async function seedSprint(orch: OrchestratorHarness, titles: string[]) {
 
 /** Moves a task to EXECUTING the way a job does (CLAIMED first). */
 export async function markExecuting(orch: OrchestratorHarness, taskId: string): Promise<void> {
-  if (!(await orch.repositories.tasks.transition(taskId, ['PENDING'], 'CLAIMED'))) throw new Error(`cannot claim ${taskId}`)
-  if (!(await orch.repositories.tasks.transition(taskId, ['CLAIMED'], 'EXECUTING', { attempts: 1, startedAt: new Date().toISOString() })))
+  if (!(await orch.repositories.tasks.transition(taskId, 'CLAIMED', { from: ['PENDING'] }))) throw new Error(`cannot claim ${taskId}`)
+  if (
+    !(await orch.repositories.tasks.transition(taskId, 'EXECUTING', {
+      from: ['CLAIMED'],
+      attempts: 1,
+      startedAt: new Date().toISOString()
+    }))
+  )
     throw new Error(`cannot start ${taskId}`)
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
-import { taskLogFile } from '../../../../src/services/orchestrator/engine/scheduler.js'
+import { taskLogFile } from '../../../../src/services/orchestrator/engine/worker-log.js'
 import { startOrchestrator } from '../../../helpers/orchestrator.js'
 import { connectSse, type SseClient } from '../streams/sse-client.js'
 import { markExecuting, seedSprint } from './seed.js'
@@ -104,7 +104,7 @@ test('the output stream sends the log so far, then its new lines, then done when
   assert.equal(framesOf(client, 'done').length, 0)
 
   fs.appendFileSync(log, 'last words without newline')
-  assert.ok(await orch.repositories.tasks.transition(taskId, ['EXECUTING'], 'DONE', { reason: 'all good' }))
+  assert.ok(await orch.repositories.tasks.transition(taskId, 'DONE', { from: ['EXECUTING'], reason: 'all good' }))
   await client.waitFor(() => client.ended)
   const outputs = framesOf(client, 'output')
   assert.deepEqual(outputs.at(-1), { taskId, lines: ['last words without newline'], totalReceived: 6, droppedLines: 0 })

@@ -5,16 +5,14 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import { createTestDatabase, type TestDatabase } from '../../../helpers/db.js'
 import { orchestratorMigrations } from '../../../../src/services/orchestrator/state/migrations.js'
 import type { OrchestratorDb } from '../../../../src/services/orchestrator/state/db.js'
-import {
-  createEventsRepository,
-  type EventsRepository,
-  type NewEvent
-} from '../../../../src/services/orchestrator/state/events.repository.js'
+import { createEventsRepository, type EventsRepository } from '../../../../src/services/orchestrator/state/events.repository.js'
 import { createProjectsRepository } from '../../../../src/services/orchestrator/state/projects.repository.js'
 import { createEventHub, type EventHub, type EventHubOptions } from '../../../../src/services/orchestrator/streams/event-hub.js'
-import { registerEventStream } from '../../../../src/services/orchestrator/streams/stream.routes.js'
+import { registerEventStream } from '../../../../src/services/orchestrator/streams/streams.routes.js'
 import type { SseOptions } from '../../../../src/services/orchestrator/streams/sse.js'
+import { registerErrorShape } from '../../../../src/services/orchestrator/gates/errors.js'
 import { registerGates } from '../../../../src/services/orchestrator/gates/register-gates.js'
+import { tokenPrincipal } from '../../../../src/services/orchestrator/principal.js'
 import { connectSse, type SseClient } from './sse-client.js'
 
 const TOKEN = 'stream-token-0123456789abcdefghij'
@@ -37,7 +35,11 @@ interface Setup {
   hub: EventHub
   projectId: number
   url: string
-  append(count: number, make?: (i: number) => Partial<NewEvent>): Promise<void>
+  /** Appends events of any shape: the stream carries types it does not know (rows of older versions) as they are. */
+  append(
+    count: number,
+    make?: (i: number) => { type?: string; sprintId?: string; taskId?: string; data?: Record<string, unknown> }
+  ): Promise<void>
 }
 
 async function setup(hubOptions: Partial<EventHubOptions> = {}, sse: SseOptions = {}): Promise<Setup> {
@@ -46,9 +48,12 @@ async function setup(hubOptions: Partial<EventHubOptions> = {}, sse: SseOptions 
   )
   const hub = createEventHub({ events, pollMs: 20, ...hubOptions })
   const app = Fastify()
+  registerErrorShape(app)
   registerGates(app, {
     auth: { token: TOKEN, disabled: false, defaultDeny: false },
-    controlMutations: () => false,
+    principal: tokenPrincipal('tok:test'),
+    assertControl: () => {},
+    publicPrefixes: [],
     rateLimit: { max: 100, windowMs: 60_000 }
   })
   registerEventStream(app, { hub, projectId, sse })
@@ -65,7 +70,7 @@ async function setup(hubOptions: Partial<EventHubOptions> = {}, sse: SseOptions 
     url: `http://127.0.0.1:${address.port}/api/events`,
     async append(count, make = () => ({})) {
       for (let i = 0; i < count; i++) {
-        await events.append(projectId, { type: 'tick', data: { i }, ...make(i) })
+        await events.append(projectId, { type: 'tick', data: { i }, ...make(i) } as never)
         hub.notify(projectId)
       }
     }

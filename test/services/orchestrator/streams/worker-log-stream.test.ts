@@ -5,8 +5,10 @@ import os from 'node:os'
 import path from 'node:path'
 import { after, before, test } from 'node:test'
 import Fastify, { type FastifyInstance } from 'fastify'
+import { registerErrorShape } from '../../../../src/services/orchestrator/gates/errors.js'
 import { registerGates } from '../../../../src/services/orchestrator/gates/register-gates.js'
-import { registerWorkerLogStream } from '../../../../src/services/orchestrator/streams/stream.routes.js'
+import { tokenPrincipal } from '../../../../src/services/orchestrator/principal.js'
+import { registerWorkerLogStream } from '../../../../src/services/orchestrator/streams/streams.routes.js'
 import { tailLogFile } from '../../../../src/services/orchestrator/streams/log-tail.js'
 import { connectSse, type SseClient } from './sse-client.js'
 
@@ -18,9 +20,12 @@ let base: string
 before(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-logs-'))
   app = Fastify()
+  registerErrorShape(app)
   registerGates(app, {
     auth: { token: TOKEN, disabled: false, defaultDeny: false },
-    controlMutations: () => false,
+    principal: tokenPrincipal('tok:test'),
+    assertControl: () => {},
+    publicPrefixes: [],
     rateLimit: { max: 100, windowMs: 60_000 }
   })
   registerWorkerLogStream(app, {

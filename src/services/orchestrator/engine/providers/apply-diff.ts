@@ -7,7 +7,7 @@ import type { EnginePlatform, TaskRunInput, Usage } from '../types.js'
 import { chat, type ProviderAgent } from './client.js'
 import { buildDiffPrompt, extractUnifiedDiff, readScopedFiles } from './diff-task.js'
 import { ProviderError } from './errors.js'
-import { runCommand } from './git-command.js'
+import { createGit } from '../git.js'
 
 export interface ApplyResult {
   applied: boolean
@@ -22,10 +22,11 @@ export async function applyDiff(workdir: string, diff: string, platform: EngineP
   if (unsafe !== undefined) return { applied: false, reason: `the diff touches a path outside the work tree: ${unsafe}`, files }
   // Models often get hunk line counts wrong; --recount trusts the hunk bodies instead of the headers.
   const args = ['apply', '--recount', `-p${hasPrefixes(diff) ? 1 : 0}`]
-  const check = await runCommand(platform, 'git', [...args, '--check', '-'], { cwd: workdir, input: diff })
+  const git = createGit(platform)
+  const check = await git.run(workdir, [...args, '--check', '-'], diff)
   if (check.spawnError) return { applied: false, reason: `git could not be started: ${check.spawnError}`, files }
   if (check.code !== 0) return { applied: false, reason: gitReason(check.stderr, 'git apply --check failed'), files }
-  const apply = await runCommand(platform, 'git', [...args, '-'], { cwd: workdir, input: diff })
+  const apply = await git.run(workdir, [...args, '-'], diff)
   if (apply.code !== 0) return { applied: false, reason: gitReason(apply.stderr, 'git apply failed'), files }
   return { applied: true, files }
 }

@@ -1,5 +1,4 @@
-import type { ApprovalRow } from '../../state/db.js'
-import { categoryOf, type ApprovalCategory } from '../../state/approvals.repository.js'
+import { categoryOf, type Approval, type ApprovalCategory } from '../../state/domain.js'
 
 export const APPROVAL_CONTRACT_VERSION = '1.0'
 
@@ -53,69 +52,66 @@ export interface ApprovalHistoryEntry {
   expiresAt: string
 }
 
-function decisionOf(row: ApprovalRow): ApprovalDecisionView | null {
-  if (row.decision === null) return null
+function decisionOf(approval: Approval): ApprovalDecisionView | null {
+  if (approval.decision === null) return null
   return {
-    requestId: row.id,
-    decision: row.decision,
-    decidedBy: row.decided_by ?? '',
-    channel: row.channel ?? '',
-    decidedAt: row.decided_at ?? '',
-    reason: row.reason ?? '',
-    ...(row.closure_reason ? { closureReason: row.closure_reason } : {})
+    requestId: approval.id,
+    decision: approval.decision,
+    decidedBy: approval.decidedBy ?? '',
+    channel: approval.channel ?? '',
+    decidedAt: approval.decidedAt ?? '',
+    reason: approval.reason ?? '',
+    ...(approval.closureReason ? { closureReason: approval.closureReason } : {})
   }
+}
+
+/** What the waiting work does: allow, deny (an expiry applies its default action), or null while pending. */
+export function effectOf(approval: Approval, category: ApprovalCategory): 'allow' | 'deny' | null {
+  if (approval.decision !== null) return approval.decision === 'allow' ? 'allow' : 'deny'
+  if (category !== 'expired') return null
+  return approval.defaultAction === 'allow' ? 'allow' : 'deny'
 }
 
 /** The served shape of a request: raw arguments and their file reference never leave the server. */
-export function renderEntry(row: ApprovalRow, now: string): ApprovalEntryView {
-  const category = categoryOf(row, now)
-  const effect =
-    row.decision === null
-      ? category === 'expired'
-        ? row.default_action === 'allow'
-          ? 'allow'
-          : 'deny'
-        : null
-      : row.decision === 'allow'
-        ? 'allow'
-        : 'deny'
+export function renderEntry(approval: Approval, now: string): ApprovalEntryView {
+  const category = categoryOf(approval, now)
   return {
     category,
-    effect,
+    effect: effectOf(approval, category),
     request: {
-      id: row.id,
+      id: approval.id,
       version: APPROVAL_CONTRACT_VERSION,
-      requester: { kind: row.requester_kind, id: row.requester_id },
-      summary: row.summary,
-      scope: row.scope,
-      risk: row.risk,
-      policy: row.policy,
-      defaultAction: row.default_action,
-      taskId: row.task_id,
-      scopeId: row.scope_id,
-      toolName: row.tool_name,
-      maskedArgs: JSON.parse(row.masked_args) as unknown,
-      createdAt: row.created_at,
-      expiresAt: row.expires_at
+      requester: { kind: approval.requesterKind, id: approval.requesterId },
+      summary: approval.summary,
+      scope: approval.scope,
+      risk: approval.risk,
+      policy: approval.policy,
+      defaultAction: approval.defaultAction,
+      taskId: approval.taskId,
+      scopeId: approval.scopeId,
+      toolName: approval.toolName,
+      maskedArgs: approval.maskedArgs,
+      createdAt: approval.createdAt,
+      expiresAt: approval.expiresAt
     },
-    decision: decisionOf(row)
+    decision: decisionOf(approval)
   }
 }
 
-export function renderHistoryEntry(row: ApprovalRow, now: string): ApprovalHistoryEntry {
+export function renderHistoryEntry(approval: Approval, now: string): ApprovalHistoryEntry {
   return {
-    id: row.id,
-    summary: row.summary,
-    scope: row.scope,
-    risk: row.risk,
-    policy: row.policy,
-    maskedArgs: JSON.parse(row.masked_args) as unknown,
-    category: categoryOf(row, now),
-    channel: row.channel,
-    decidedBy: row.decided_by,
-    decidedAt: row.decided_at,
-    reason: row.reason,
-    createdAt: row.created_at,
-    expiresAt: row.expires_at
+    id: approval.id,
+    summary: approval.summary,
+    scope: approval.scope,
+    risk: approval.risk,
+    policy: approval.policy,
+    maskedArgs: approval.maskedArgs,
+    category: categoryOf(approval, now),
+    channel: approval.channel,
+    decidedBy: approval.decidedBy,
+    decidedAt: approval.decidedAt,
+    reason: approval.reason,
+    createdAt: approval.createdAt,
+    expiresAt: approval.expiresAt
   }
 }

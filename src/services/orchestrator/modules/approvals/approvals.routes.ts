@@ -1,8 +1,9 @@
+import type { FastifyRequest } from 'fastify'
 import type { App } from '../../../../core/http/server.js'
 import { orchestratorError } from '../../errors.js'
+import { ACCESS, callerOf } from '../../gates/route-access.js'
 import { assertApprovalId, type ApprovalsService } from './approvals.service.js'
 import { describePermissionRequest } from './permission-request.js'
-import { principalOf } from '../process/principal.js'
 import {
   ApprovalEntry,
   ApprovalOverview,
@@ -26,24 +27,19 @@ function unknownFields(body: unknown, known: ReadonlySet<string>): string[] {
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/
 const DEFAULT_WAIT_SECONDS = 25
 
-export interface ApprovalRoutesOptions {
-  service: ApprovalsService
-  /** Read per request: `approval.api_decide` of the project config (default off). */
-  apiDecideEnabled: () => boolean
-  /** Who an HTTP decision is attributed to: the verified token's fingerprint. */
-  principal: string
-}
+const read = { access: ACCESS.bearer }
 
 /**
  * Approval reads, the agent permission request and its long-poll wait, and the gated decision.
  * Each request sees the store as its principal's tenant: another tenant's request is not found.
  */
-export function approvalRoutes(options: ApprovalRoutesOptions) {
-  const service = (request: unknown) => options.service.forTenant(principalOf(request).tenantId)
+export function approvalRoutes({ approvals }: { approvals: ApprovalsService }) {
+  const service = (request: FastifyRequest) => approvals.forTenant(callerOf(request).tenantId)
   return async function register(app: App) {
     app.get(
       '/api/approvals',
       {
+        config: read,
         schema: { tags, summary: 'Approval requests by category (arguments masked)', response: { 200: ApprovalOverview } }
       },
       async (request) => service(request).overview()
@@ -53,6 +49,7 @@ export function approvalRoutes(options: ApprovalRoutesOptions) {
     app.get<{ Querystring: { status?: 'all' | 'approved' | 'denied' | 'expired'; limit?: number; offset?: number } }>(
       '/api/approvals/history',
       {
+        config: read,
         schema: {
           tags,
           summary: 'Closed approval requests, newest first (status, limit 1..100, offset)',
@@ -71,6 +68,7 @@ export function approvalRoutes(options: ApprovalRoutesOptions) {
     app.get<{ Params: { id: string } }>(
       '/api/approvals/:id',
       {
+        config: read,
         schema: {
           tags,
           summary: 'One approval request with its decision',
@@ -83,6 +81,7 @@ export function approvalRoutes(options: ApprovalRoutesOptions) {
     app.get<{ Params: { id: string }; Querystring: { timeout?: number } }>(
       '/api/approvals/:id/wait',
       {
+        config: read,
         schema: {
           tags,
           summary: 'Long-poll: answers when the request is closed, or after ?timeout= seconds (0..60, default 25) with it still pending',
@@ -106,6 +105,8 @@ export function approvalRoutes(options: ApprovalRoutesOptions) {
     app.post<{ Body: PermissionRequestType }>(
       '/api/approvals/requests',
       {
+        // Records a request for a human; it decides nothing, so any verified caller (an agent) may ask.
+        config: { access: ACCESS.bearer },
         schema: {
           tags,
           summary: "An agent's permission request: recorded pending with masked arguments (answer it with /wait)",
@@ -122,10 +123,11 @@ export function approvalRoutes(options: ApprovalRoutesOptions) {
     app.post<{ Params: { id: string }; Body: DecisionBodyType }>(
       '/api/approvals/:id/decision',
       {
-        // The id and the switch are checked before the body is validated (the reference's order).
+        config: { access: ACCESS.bearer },
+        // The id and the switch are checked before the body is validated, so a refusal never depends on the body.
         preValidation: async (request) => {
           assertApprovalId(request.params.id)
-          if (!options.apiDecideEnabled()) throw orchestratorError('ORCH_APPROVAL_API_DECIDE_OFF')
+          approvals.assertDecider(callerOf(request))
           // The body is strict (schema validation would only strip an unknown field and decide anyway).
           const unknown = unknownFields(request.body, DECISION_FIELDS)
           if (unknown.length > 0)
@@ -141,11 +143,10 @@ export function approvalRoutes(options: ApprovalRoutesOptions) {
       async (request) => {
         const key = request.headers['idempotency-key']
         if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) throw orchestratorError('ORCH_IDEMPOTENCY_KEY_REQUIRED')
-        return service(request).decide({
+        return service(request).decide(callerOf(request), {
           id: request.params.id,
           decision: request.body.decision,
           reason: request.body.reason,
-          decidedBy: options.principal,
           channel: 'api',
           idempotencyKey: key
         })

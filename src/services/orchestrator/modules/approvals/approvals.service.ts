@@ -10,11 +10,12 @@
 import { createHash } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { orchestratorError } from '../../errors.js'
+import type { AccessPolicy } from '../../policy.js'
+import { LOCAL_TENANT, type Principal } from '../../principal.js'
 import type { ProjectConfig } from '../../project/config-schema.js'
-import type { ApprovalRow } from '../../state/db.js'
-import { categoryOf, type ApprovalDecisionValue, type HistoryFilter, type NewApproval } from '../../state/approvals.repository.js'
+import type { HistoryFilter, NewApproval } from '../../state/approvals.repository.js'
+import { categoryOf, TTL_EXPIRE_CHANNEL, type Approval, type ApprovalDecisionValue } from '../../state/domain.js'
 import type { OrchestratorRepositories } from '../../state/repositories.js'
-import { LOCAL_PRINCIPAL } from '../process/principal.js'
 import { maskArguments, maskText } from './masking.js'
 import { writeRawArgs } from './raw-args.js'
 import { renderEntry, renderHistoryEntry, type ApprovalEntryView, type ApprovalHistoryEntry } from './approvals.render.js'
@@ -24,7 +25,7 @@ export { maskArguments, maskText } from './masking.js'
 
 // `apr-…` ids were given by the process module's former store; its rows now live here.
 export const APPROVAL_ID = /^apr[_-][A-Za-z0-9_-]{8,64}$/
-export const TTL_EXPIRE_CHANNEL = 'ttl-expire'
+export { TTL_EXPIRE_CHANNEL } from '../../state/domain.js'
 const POLL_MS = 200
 
 export interface ApprovalsServiceDeps {
@@ -35,6 +36,8 @@ export interface ApprovalsServiceDeps {
   newId: () => string
   /** Read per call: the config file may change while the server runs. */
   approvalConfig: () => ProjectConfig['approval']
+  /** Whether an API caller may decide (approval.api_decide). */
+  policy: Pick<AccessPolicy, 'assertApiDecide'>
   /**
    * The tenant whose requests this service sees. The CLI and the engine's jobs act for the local
    * project, hence the default; the server scopes per request with `forTenant(principal.tenantId)`.
@@ -68,7 +71,7 @@ export interface DecideInput {
   id: string
   decision: ApprovalDecisionValue
   reason?: string | undefined
-  decidedBy: string
+  /** How the decision arrived: api, rpc, cli, withdrawn … (the decider is the caller's label). */
   channel: string
   idempotencyKey?: string | null
 }
@@ -89,31 +92,31 @@ export function assertApprovalId(id: string): void {
 
 export function createApprovalsService(deps: ApprovalsServiceDeps): ApprovalsService {
   const repo = deps.repositories.approvals
-  const tenantId = deps.tenantId ?? LOCAL_PRINCIPAL.tenantId
+  const tenantId = deps.tenantId ?? LOCAL_TENANT
   const now = () => deps.clock().toISOString()
 
-  async function load(id: string): Promise<ApprovalRow> {
+  async function load(id: string): Promise<Approval> {
     assertApprovalId(id)
-    const row = await repo.get(deps.projectId, tenantId, id)
-    if (!row) throw orchestratorError('ORCH_APPROVAL_NOT_FOUND')
-    return row
+    const approval = await repo.get(deps.projectId, tenantId, id)
+    if (!approval) throw orchestratorError('ORCH_APPROVAL_NOT_FOUND')
+    return approval
   }
 
-  async function closed(row: ApprovalRow): Promise<void> {
-    await deps.onClosed?.({ id: row.id, tenantId: row.tenant_id, requesterKind: row.requester_kind })
+  async function closed(approval: Approval): Promise<void> {
+    await deps.onClosed?.({ id: approval.id, tenantId: approval.tenantId, requesterKind: approval.requesterKind })
   }
 
   /** Closes one undecided, past-due request with its default action; false when someone else closed it. */
-  async function expire(row: ApprovalRow): Promise<boolean> {
+  async function expire(row: Approval): Promise<boolean> {
     const at = now()
     const won = await repo.decide(
       row.id,
       {
-        decision: row.default_action as ApprovalDecisionValue,
+        decision: row.defaultAction,
         decidedBy: 'system:ttl',
         channel: TTL_EXPIRE_CHANNEL,
         decidedAt: at,
-        reason: `expired without a decision; default action ${row.default_action}`,
+        reason: `expired without a decision; default action ${row.defaultAction}`,
         closureReason: 'expired',
         idempotencyKey: null,
         decisionDigest: null
@@ -125,10 +128,10 @@ export function createApprovalsService(deps: ApprovalsServiceDeps): ApprovalsSer
   }
 
   /** The answer for a request that is already closed (a replay of the same key and body is the same answer). */
-  function closedAnswer(row: ApprovalRow, input: DecideInput, digest: string): DecideResult {
+  function closedAnswer(row: Approval, input: DecideInput, digest: string): DecideResult {
     const category = categoryOf(row, now())
-    if (row.decision !== null && input.idempotencyKey && row.idempotency_key === input.idempotencyKey) {
-      if (row.decision_digest !== digest) throw orchestratorError('ORCH_IDEMPOTENCY_CONFLICT')
+    if (row.decision !== null && input.idempotencyKey && row.idempotencyKey === input.idempotencyKey) {
+      if (row.decisionDigest !== digest) throw orchestratorError('ORCH_IDEMPOTENCY_CONFLICT')
       return { success: true, decision: renderEntry(row, now()).decision!, idempotent: true }
     }
     if (category === 'expired') throw orchestratorError('ORCH_APPROVAL_EXPIRED')
@@ -137,6 +140,11 @@ export function createApprovalsService(deps: ApprovalsServiceDeps): ApprovalsSer
 
   return {
     tenantId,
+
+    /** Refuses a caller that may not decide (an API caller while approval.api_decide is off). */
+    assertDecider(caller: Principal): void {
+      deps.policy.assertApiDecide(caller)
+    },
 
     /** The same store seen by another tenant (the server's per-request scope). */
     forTenant(other: string): ApprovalsService {
@@ -148,9 +156,9 @@ export function createApprovalsService(deps: ApprovalsServiceDeps): ApprovalsSer
       const id = deps.newId()
       const createdAt = deps.clock()
       const maskedArgs = await maskArguments(input.args ?? {})
-      const masked = JSON.stringify(maskedArgs)
       // The raw copy is kept only when masking hid something: the masked one says everything else.
-      const rawRef = masked === JSON.stringify(input.args ?? {}) ? null : writeRawArgs(deps.dataDir, id, input.args)
+      const hidden = JSON.stringify(maskedArgs) !== JSON.stringify(input.args ?? {})
+      const rawRef = hidden ? writeRawArgs(deps.dataDir, id, input.args) : null
       const row = await repo.create({
         id,
         projectId: deps.projectId,
@@ -165,7 +173,7 @@ export function createApprovalsService(deps: ApprovalsServiceDeps): ApprovalsSer
         policy: input.policy ?? 'require-approval',
         defaultAction: config.expiry_action,
         toolName: input.toolName ?? null,
-        maskedArgs: masked,
+        maskedArgs,
         rawArgsRef: rawRef,
         createdAt: createdAt.toISOString(),
         expiresAt: new Date(createdAt.getTime() + config.default_expiry_seconds * 1000).toISOString()
@@ -208,21 +216,25 @@ export function createApprovalsService(deps: ApprovalsServiceDeps): ApprovalsSer
 
     async history(filter: HistoryFilter) {
       const at = now()
-      const { rows, total } = await repo.history(deps.projectId, tenantId, at, filter)
+      const { approvals, total } = await repo.history(deps.projectId, tenantId, at, filter)
       return {
-        entries: rows.map((row) => renderHistoryEntry(row, at)),
-        pagination: { total, limit: filter.limit, offset: filter.offset, hasMore: filter.offset + rows.length < total }
+        entries: approvals.map((approval) => renderHistoryEntry(approval, at)),
+        pagination: { total, limit: filter.limit, offset: filter.offset, hasMore: filter.offset + approvals.length < total }
       }
     },
 
-    /** Records a decision. Concurrent deciders race on one conditional update: exactly one wins. */
-    async decide(input: DecideInput): Promise<DecideResult> {
+    /**
+     * Records the caller's decision. An API caller needs approval.api_decide; the requester can
+     * never decide its own request. Concurrent deciders race on one conditional update: exactly one wins.
+     */
+    async decide(caller: Principal, input: DecideInput): Promise<DecideResult> {
+      deps.policy.assertApiDecide(caller)
       const reason = input.reason ?? ''
       const digest = digestOf(input.decision, reason)
       const row = await load(input.id)
       if (row.decision !== null) return closedAnswer(row, input, digest)
-      if (row.requester_id === input.decidedBy) throw orchestratorError('ORCH_APPROVAL_SELF_DECISION')
-      if (row.expires_at <= now()) {
+      if (row.requesterId === caller.label || row.requesterId === caller.id) throw orchestratorError('ORCH_APPROVAL_SELF_DECISION')
+      if (row.expiresAt <= now()) {
         await expire(row)
         throw orchestratorError('ORCH_APPROVAL_EXPIRED')
       }
@@ -231,7 +243,7 @@ export function createApprovalsService(deps: ApprovalsServiceDeps): ApprovalsSer
         row.id,
         {
           decision: input.decision,
-          decidedBy: input.decidedBy,
+          decidedBy: caller.label,
           channel: input.channel,
           decidedAt,
           reason,
@@ -257,7 +269,7 @@ export function createApprovalsService(deps: ApprovalsServiceDeps): ApprovalsSer
       const deadline = Date.now() + timeoutMs
       let current = row
       for (;;) {
-        if (current.decision === null && current.expires_at <= now()) await expire(current)
+        if (current.decision === null && current.expiresAt <= now()) await expire(current)
         current = await load(id)
         if (current.decision !== null || Date.now() >= deadline || signal?.aborted) return renderEntry(current, now())
         await sleep(Math.min(POLL_MS, Math.max(0, deadline - Date.now())), undefined, signal ? { signal } : {}).catch(() => {})
@@ -274,6 +286,7 @@ export function createApprovalsService(deps: ApprovalsServiceDeps): ApprovalsSer
 }
 export interface ApprovalsService {
   readonly tenantId: string
+  assertDecider(caller: Principal): void
   forTenant(tenantId: string): ApprovalsService
   request(input: ApprovalRequestInput): Promise<ApprovalEntryView>
   overview(): Promise<Record<'pending' | 'approved' | 'denied' | 'expired', ApprovalEntryView[]>>
@@ -284,7 +297,7 @@ export interface ApprovalsService {
   history(
     filter: HistoryFilter
   ): Promise<{ entries: ApprovalHistoryEntry[]; pagination: { total: number; limit: number; offset: number; hasMore: boolean } }>
-  decide(input: DecideInput): Promise<DecideResult>
+  decide(caller: Principal, input: DecideInput): Promise<DecideResult>
   wait(id: string, timeoutMs: number, signal?: AbortSignal): Promise<ApprovalEntryView>
   sweepExpired(): Promise<number>
 }

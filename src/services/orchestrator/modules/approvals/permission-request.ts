@@ -2,7 +2,7 @@ import { orchestratorError } from '../../errors.js'
 import type { ApprovalRequestInput } from './approvals.service.js'
 import type { PermissionRequestType } from './approvals.schemas.js'
 
-// Claude Code's tool names → the reference's scopes; anything else is a lifecycle action.
+// Claude Code's tool names → approval scopes (file-read, shell-exec …); anything else is a lifecycle action.
 const SCOPE_BY_TOOL: Record<string, string> = {
   Bash: 'shell-exec',
   Write: 'file-write',

@@ -5,8 +5,8 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { runCommand, type CommandResult } from '../../engine/providers/git-command.js'
-import type { EnginePlatform } from '../../engine/types.js'
+import type { Git, GitResult } from '../../engine/git.js'
+import type { SprintsRepository } from '../../state/sprints.repository.js'
 
 export const DIFF_CAP_CHARS = 64_000
 export const SUBJECT_MAX = 72
@@ -45,23 +45,10 @@ export interface ProposalView {
   taskBranches: TaskBranch[]
 }
 
-export function createGitReader(platform: EnginePlatform, root: string) {
-  const git = (args: string[]): Promise<CommandResult> =>
-    runCommand(platform, 'git', ['-c', 'core.quotePath=false', ...args], {
-      cwd: root,
-      timeoutMs: 30_000,
-      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' }
-    })
-  const ok = async (args: string[]): Promise<string> => {
-    const result = await git(args)
-    if (result.code !== 0)
-      throw new Error(`git ${args[0]} failed: ${(result.stderr || result.spawnError || '').trim() || `exit ${result.code}`}`)
-    return result.stdout
-  }
-  const isRepo = async () => {
-    const result = await git(['rev-parse', '--is-inside-work-tree'])
-    return result.code === 0 && result.stdout.trim() === 'true'
-  }
+export function createGitReader(port: Git, root: string) {
+  const git = (args: string[]): Promise<GitResult> => port.run(root, args)
+  const ok = (args: string[]): Promise<string> => port.git(root, args)
+  const isRepo = () => port.isRepo(root)
   const hasHead = async () => (await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])).code === 0
 
   async function status(): Promise<StatusView> {
@@ -162,6 +149,34 @@ export function createGitReader(platform: EnginePlatform, root: string) {
 
   return { isRepo, status, diff, proposal, taskBranches }
 }
+
+export interface GitServiceDeps {
+  git: Git
+  projectRoot: string
+  projectId: number
+  sprints: Pick<SprintsRepository, 'latest'>
+}
+
+/** The project's repository views as the routes serve them. */
+export function createGitService(deps: GitServiceDeps) {
+  const reader = createGitReader(deps.git, deps.projectRoot)
+  return {
+    async status() {
+      return { ...(await reader.status()), taskBranches: await reader.taskBranches() }
+    },
+    diff: (staged: boolean) => reader.diff(staged),
+    /** A proposal for the flow named, else for the newest sprint's run. */
+    async proposal(input: { flowId?: string | undefined; intent?: string | undefined }) {
+      const latest = await deps.sprints.latest(deps.projectId)
+      return reader.proposal({
+        ...(input.flowId ? { flowId: input.flowId } : {}),
+        ...(input.intent ? { intent: input.intent } : {}),
+        fallbackRunId: latest?.id ?? null
+      })
+    }
+  }
+}
+export type GitService = ReturnType<typeof createGitService>
 
 /** Lines a new (untracked) file adds; binary or very large files count as 0, as numstat does for binaries. */
 function countLines(file: string): number {

@@ -1,5 +1,6 @@
 import { Type } from 'typebox'
 import type { App } from '../../../../core/http/server.js'
+import { ACCESS } from '../../gates/route-access.js'
 import { isLoopbackAddress } from '../../runtime/loopback.js'
 
 export interface HealthDeps {
@@ -25,6 +26,7 @@ export function healthRoutes(deps: HealthDeps) {
       app.get(
         url,
         {
+          config: { access: ACCESS.public },
           schema: {
             tags: ['health'],
             summary: 'Liveness (loopback callers get process details)',

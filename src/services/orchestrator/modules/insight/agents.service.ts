@@ -64,10 +64,10 @@ export function usageByAgent(attempts: readonly AttemptFact[]): Map<string, Agen
     if (attempt.status === 'DONE') usage.done++
     if (attempt.status === 'NO_GO') usage.noGo++
     if (attempt.status === 'CANCELLED' || attempt.status === 'ORPHANED') usage.cancelled++
-    usage.inputTokens += Number(attempt.input_tokens)
-    usage.outputTokens += Number(attempt.output_tokens)
-    entry.costMicro += Number(attempt.cost_micro_usd ?? 0)
-    if (attempt.agent_ms !== null) entry.agentMs.push(Number(attempt.agent_ms))
+    usage.inputTokens += attempt.inputTokens
+    usage.outputTokens += attempt.outputTokens
+    entry.costMicro += attempt.costMicroUsd ?? 0
+    if (attempt.agentMs !== null) entry.agentMs.push(attempt.agentMs)
   }
   return new Map(
     [...byAgent].map(([agent, entry]) => [

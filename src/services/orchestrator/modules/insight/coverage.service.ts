@@ -3,11 +3,11 @@
  * project after a sprint, a percentage is read from what it prints, and the value is stored with
  * the sprint. recordSprintCoverage is what the sprint job calls once the sprint has ended.
  */
-import { runCommand } from '../../engine/providers/git-command.js'
+import { runCommand } from '../../engine/command.js'
 import type { CheckCommand, EnginePlatform } from '../../engine/types.js'
 import type { ProjectConfig } from '../../project/config-schema.js'
 import type { CoverageRecord } from '../../state/coverage.repository.js'
-import type { OrchestratorRepositories } from '../../state/repositories.js'
+import type { InsightRepositories } from './insight-repositories.js'
 
 const OUTPUT_TAIL_CHARS = 4000
 const HISTORY_SPRINTS = 100
@@ -50,7 +50,7 @@ export function parseCoveragePercent(output: string): number | null {
 }
 
 export interface RecordCoverageInput {
-  repositories: OrchestratorRepositories
+  repositories: InsightRepositories
   projectId: number
   sprintId: string
   projectRoot: string
@@ -77,7 +77,7 @@ export async function recordSprintCoverage(input: RecordCoverageInput): Promise<
     sprintId: input.sprintId,
     projectId: input.projectId,
     coverage: result.code === 0 ? parseCoveragePercent(output) : null,
-    command: JSON.stringify(command),
+    command,
     exitCode: result.code,
     outputTail: output.trim().slice(-OUTPUT_TAIL_CHARS)
   }
@@ -96,21 +96,16 @@ export interface CoverageView {
 }
 
 /** Every recent sprint, oldest first; coverage is null where none was measured. */
-export async function coverageHistory(
-  repositories: OrchestratorRepositories,
-  projectId: number,
-  config: ProjectConfig
-): Promise<CoverageView> {
-  const sprints = (await repositories.insight.recentSprints(projectId, HISTORY_SPRINTS)).reverse()
+export async function coverageHistory(repositories: InsightRepositories, projectId: number, config: ProjectConfig): Promise<CoverageView> {
+  const sprints = (await repositories.sprints.list(projectId, HISTORY_SPRINTS)).reverse()
   const tasks = await repositories.insight.tasksOfSprints(sprints.map((s) => s.id))
-  const measured = new Map((await repositories.coverage.listForProject(projectId)).map((row) => [row.sprint_id, row.coverage_centi]))
+  const measured = new Map((await repositories.coverage.listForProject(projectId)).map((row) => [row.sprintId, row.coverage]))
   return {
     history: sprints.map((sprint) => {
-      const own = tasks.filter((t) => t.sprint_id === sprint.id)
-      const centi = measured.get(sprint.id)
+      const own = tasks.filter((t) => t.sprintId === sprint.id)
       return {
         sprintId: sprint.id,
-        coverage: centi === undefined || centi === null ? null : Number(centi) / 100,
+        coverage: measured.get(sprint.id) ?? null,
         tasks: own.length,
         completed: own.filter((t) => t.status === 'DONE').length
       }

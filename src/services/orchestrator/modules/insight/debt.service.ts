@@ -3,9 +3,9 @@
  * BLOCKED task when a sprint ends; people may add their own) of the recent sprints, as markdown.
  * "" when there is none.
  */
-import type { MemoryEntryRow } from '../../state/db.js'
+import { metadataOf as metadataObject, type MemoryEntry } from '../../state/domain.js'
 import type { MemoryScopeKey } from '../../state/memory.repository.js'
-import type { OrchestratorRepositories } from '../../state/repositories.js'
+import type { InsightRepositories } from './insight-repositories.js'
 
 export const DEBT_SPRINTS = 10
 const MAX_DEBT_ENTRIES = 500
@@ -29,23 +29,18 @@ function firstLine(text: string | null): string {
   return line.length > REASON_CHARS ? `${line.slice(0, REASON_CHARS - 1)}…` : line
 }
 
-function metadataOf(entry: MemoryEntryRow): TaskDebt {
-  try {
-    const parsed: unknown = JSON.parse(entry.metadata)
-    return typeof parsed === 'object' && parsed !== null ? (parsed as TaskDebt) : {}
-  } catch {
-    return {}
-  }
+function metadataOf(entry: MemoryEntry): TaskDebt {
+  return metadataObject(entry) as TaskDebt
 }
 
-function debtLine(entry: MemoryEntryRow): string {
+function debtLine(entry: MemoryEntry): string {
   const task = metadataOf(entry)
   if (!task.taskId) return `- \`#${entry.id}\` ${entry.title}: ${firstLine(entry.content)}`
   const branch = task.branch ? ` (work kept on \`${task.branch}\`)` : ''
   return `- **${task.taskStatus ?? 'DEBT'}** \`${task.taskId}\` ${task.taskTitle ?? entry.title}: ${firstLine(entry.content)}${branch}`
 }
 
-export async function debtMarkdown(repositories: OrchestratorRepositories, scope: MemoryScopeKey): Promise<string> {
+export async function debtMarkdown(repositories: InsightRepositories, scope: MemoryScopeKey): Promise<string> {
   const entries = await repositories.memory.listByType(scope, 'debt', ['active'], MAX_DEBT_ENTRIES)
   if (entries.length === 0) return ''
   const groups = new Map<string, { heading: string; lines: string[] }>()

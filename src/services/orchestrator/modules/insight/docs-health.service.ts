@@ -11,8 +11,7 @@
  * STALE (≤ 90 days), CRITICAL_STALE (> 90 days). History is read once (newest 5000 commits).
  */
 import path from 'node:path'
-import { runCommand } from '../../engine/providers/git-command.js'
-import type { EnginePlatform } from '../../engine/types.js'
+import type { Git } from '../../engine/git.js'
 
 export const DOC_STATES = ['FRESH', 'DRIFT', 'STALE', 'CRITICAL_STALE', 'EXEMPT'] as const
 export type DocState = (typeof DOC_STATES)[number]
@@ -113,13 +112,8 @@ export function docRows(tracked: readonly string[], commits: readonly Commit[]):
   })
 }
 
-export async function docsHealth(platform: EnginePlatform, projectRoot: string, now: Date): Promise<DocsHealthView> {
-  const git = (args: string[]) =>
-    runCommand(platform, 'git', ['-c', 'core.quotePath=false', ...args], {
-      cwd: projectRoot,
-      timeoutMs: 30_000,
-      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' }
-    })
+export async function docsHealth(port: Git, projectRoot: string, now: Date): Promise<DocsHealthView> {
+  const git = (args: string[]) => port.run(projectRoot, args)
   const generatedAt = now.toISOString()
   const inside = await git(['rev-parse', '--is-inside-work-tree'])
   if (inside.code !== 0 || inside.stdout.trim() !== 'true') return { note: 'not-a-git-repo', rows: [], heatmap: heatmapOf([]), generatedAt }

@@ -9,7 +9,7 @@
  *                          agent exited 0 while reporting an error result
  */
 import type { AttemptFact } from '../../state/insight.repository.js'
-import type { OrchestratorRepositories } from '../../state/repositories.js'
+import type { InsightRepositories } from './insight-repositories.js'
 
 export const EVALUATE_HEALTH_DEFAULT_N = 20
 export const EVALUATE_HEALTH_MAX_N = 200
@@ -33,7 +33,7 @@ export function parseSprintWindow(raw: unknown, fallback: number, max: number): 
 
 export function classifyAttempt(attempt: AttemptFact): EvaluationFault | null {
   const reason = attempt.reason ?? ''
-  if (attempt.status === 'running') return attempt.job_active === 1 ? null : 'RESULT_CONTRACT_DRIFT'
+  if (attempt.status === 'running') return attempt.jobActive === true ? null : 'RESULT_CONTRACT_DRIFT'
   if (attempt.status === 'CANCELLED' || attempt.status === 'ORPHANED') return 'EVALUATE_ABORTED'
   if (/^check command (could not be started|timed out)/.test(reason) || /^check command failed \(exit [A-Z]/.test(reason))
     return 'EVALUATION_FAULT'
@@ -43,12 +43,12 @@ export function classifyAttempt(attempt: AttemptFact): EvaluationFault | null {
 }
 
 export async function evaluateHealth(
-  repositories: OrchestratorRepositories,
+  repositories: InsightRepositories,
   projectId: number,
   n: number,
   now: Date
 ): Promise<EvaluateHealthView> {
-  const sprints = await repositories.insight.recentSprints(projectId, n)
+  const sprints = await repositories.sprints.list(projectId, n)
   const attempts = await repositories.insight.attempts(
     projectId,
     sprints.map((s) => s.id)
@@ -64,7 +64,7 @@ export async function evaluateHealth(
     const fault = classifyAttempt(attempt)
     if (!fault) continue
     counts[fault]++
-    const at = attempt.finished_at ?? attempt.started_at
+    const at = attempt.finishedAt ?? attempt.startedAt
     if (lastEventAt === null || at > lastEventAt) lastEventAt = at
   }
   return {

@@ -7,16 +7,16 @@
  * to 150 % of it; beyond that critical.
  */
 import type { ProjectConfig } from '../../project/config-schema.js'
-import type { SprintRow, TaskRow } from '../../state/db.js'
+import type { Sprint, Task } from '../../state/domain.js'
 import type { AttemptFact } from '../../state/insight.repository.js'
-import type { OrchestratorRepositories } from '../../state/repositories.js'
+import type { InsightRepositories } from './insight-repositories.js'
 import { median, microToUsd, roundTo } from './stats.js'
 
 export type KpiStatus = 'healthy' | 'warning' | 'critical' | 'unknown'
 
 export interface SprintFacts {
-  sprint: SprintRow
-  tasks: TaskRow[]
+  sprint: Sprint
+  tasks: Task[]
   attempts: AttemptFact[]
   coverage: number | null
 }
@@ -44,7 +44,7 @@ export interface KpiView {
 
 const ENDED: readonly string[] = ['DONE', 'NO_GO']
 const percent = (part: number, whole: number): number | null => (whole === 0 ? null : roundTo((part / whole) * 100, 1))
-const count = (tasks: readonly TaskRow[], status: string): number => tasks.filter((t) => t.status === status).length
+const count = (tasks: readonly Task[], status: string): number => tasks.filter((t) => t.status === status).length
 
 export const KPI_DEFINITIONS: readonly KpiDefinition[] = [
   {
@@ -87,8 +87,8 @@ export const KPI_DEFINITIONS: readonly KpiDefinition[] = [
     value: ({ attempts }) =>
       median(
         attempts
-          .filter((a) => a.finished_at !== null && a.agent_ms !== null)
-          .map((a) => Math.max(0, Date.parse(a.finished_at!) - Date.parse(a.started_at) - Number(a.agent_ms)))
+          .filter((a) => a.finishedAt !== null && a.agentMs !== null)
+          .map((a) => Math.max(0, Date.parse(a.finishedAt!) - Date.parse(a.startedAt) - a.agentMs!))
       )
   },
   {
@@ -103,7 +103,7 @@ export const KPI_DEFINITIONS: readonly KpiDefinition[] = [
         : roundTo(config.budget.sprint_usd / facts.tasks.length, 6),
     value: ({ sprint, tasks, attempts }) => {
       const done = count(tasks, 'DONE')
-      return done === 0 || attempts.length === 0 ? null : roundTo(microToUsd(Number(sprint.cost_micro_usd)) / done, 6)
+      return done === 0 || attempts.length === 0 ? null : roundTo(microToUsd(sprint.costMicroUsd) / done, 6)
     }
   },
   {
@@ -113,7 +113,7 @@ export const KPI_DEFINITIONS: readonly KpiDefinition[] = [
     format: 'number',
     unit: 'tokens',
     target: (config) => config.budget.sprint_tokens ?? null,
-    value: ({ sprint, attempts }) => (attempts.length === 0 ? null : Number(sprint.tokens_used))
+    value: ({ sprint, attempts }) => (attempts.length === 0 ? null : sprint.tokensUsed)
   },
   {
     id: 'coverage',
@@ -149,9 +149,9 @@ export function scoreKpi(definition: KpiDefinition, config: ProjectConfig, facts
 
 /** Tasks, attempts and coverage of the given sprints, oldest first. */
 export async function sprintFacts(
-  repositories: OrchestratorRepositories,
+  repositories: InsightRepositories,
   projectId: number,
-  sprints: readonly SprintRow[]
+  sprints: readonly Sprint[]
 ): Promise<SprintFacts[]> {
   const ids = sprints.map((s) => s.id)
   const [tasks, attempts, coverage] = await Promise.all([
@@ -159,16 +159,15 @@ export async function sprintFacts(
     repositories.insight.attempts(projectId, ids),
     repositories.coverage.listForProject(projectId)
   ])
-  const measured = new Map(coverage.map((row) => [row.sprint_id, row.coverage_centi]))
+  const measured = new Map(coverage.map((row) => [row.sprintId, row.coverage]))
   return [...sprints]
     .sort((a, b) => a.number - b.number)
     .map((sprint) => {
-      const centi = measured.get(sprint.id)
       return {
         sprint,
-        tasks: tasks.filter((t) => t.sprint_id === sprint.id),
-        attempts: attempts.filter((a) => a.sprint_id === sprint.id),
-        coverage: centi === undefined || centi === null ? null : Number(centi) / 100
+        tasks: tasks.filter((t) => t.sprintId === sprint.id),
+        attempts: attempts.filter((a) => a.sprintId === sprint.id),
+        coverage: measured.get(sprint.id) ?? null
       }
     })
 }

@@ -4,7 +4,7 @@
  * pct is the larger of the token and dollar shares; warn at 70 %, block at 90 %.
  */
 import type { ProjectConfig } from '../../project/config-schema.js'
-import type { OrchestratorRepositories } from '../../state/repositories.js'
+import type { InsightRepositories } from './insight-repositories.js'
 import { microToUsd, roundTo } from './stats.js'
 
 export const WARN_PCT = 70
@@ -33,7 +33,7 @@ export function verdictFor(pct: number): LimitWindowView['verdict'] {
 }
 
 export async function usageLimits(
-  repositories: OrchestratorRepositories,
+  repositories: InsightRepositories,
   projectId: number,
   config: ProjectConfig,
   now: Date

@@ -3,13 +3,16 @@
  * each NO_GO reason, and the debt (NO_GO and BLOCKED tasks). Each fact has a source key, so
  * recording it again (a resumed sprint) replaces the entry instead of adding one.
  */
-import type { SprintRow, TaskRow } from '../../state/db.js'
+import type { Sprint, Task } from '../../state/domain.js'
+import type { PlannedSprint } from '../../engine/engine.service.js'
+import { LOCAL_TENANT } from '../../principal.js'
 import type { OrchestratorRepositories } from '../../state/repositories.js'
-import { LOCAL_TENANT } from './principal.js'
+
+type RecordRepositories = Pick<OrchestratorRepositories, 'memory' | 'sprints' | 'tasks'>
 
 const DEBT_STATUSES = new Set(['NO_GO', 'BLOCKED'])
 
-function taskLine(task: TaskRow): string {
+function taskLine(task: Task): string {
   const reason = task.reason
     ? `: ${
         task.reason
@@ -22,10 +25,10 @@ function taskLine(task: TaskRow): string {
 }
 
 export async function recordPlanDecision(
-  repos: OrchestratorRepositories,
+  repos: RecordRepositories,
   projectId: number,
-  sprint: SprintRow,
-  plan: { mode: string; tasks: TaskRow[]; warnings: readonly string[] }
+  sprint: Sprint,
+  plan: { mode: string; tasks: Task[]; warnings: readonly string[] }
 ): Promise<void> {
   const warnings = plan.warnings.length > 0 ? `\n\nWarnings:\n${plan.warnings.map((w) => `- ${w}`).join('\n')}` : ''
   await repos.memory.upsert({ projectId, tenantId: LOCAL_TENANT }, `sprint:${sprint.id}:plan`, {
@@ -43,7 +46,7 @@ export async function recordPlanDecision(
   })
 }
 
-export async function recordSprintOutcome(repos: OrchestratorRepositories, projectId: number, sprintId: string): Promise<void> {
+export async function recordSprintOutcome(repos: RecordRepositories, projectId: number, sprintId: string): Promise<void> {
   const sprint = await repos.sprints.get(sprintId)
   if (!sprint) return
   const scope = { projectId, tenantId: LOCAL_TENANT }
@@ -51,7 +54,7 @@ export async function recordSprintOutcome(repos: OrchestratorRepositories, proje
   const counts = new Map<string, number>()
   for (const task of tasks) counts.set(task.status, (counts.get(task.status) ?? 0) + 1)
   const countText = [...counts].map(([status, n]) => `${n} ${status}`).join(', ')
-  const usage = `${sprint.tokens_used} tokens, $${(sprint.cost_micro_usd / 1e6).toFixed(4)}`
+  const usage = `${sprint.tokensUsed} tokens, $${(sprint.costMicroUsd / 1e6).toFixed(4)}`
   const base = { source: 'system', sprintId: sprint.id, sprintNum: sprint.number }
 
   await repos.memory.upsert(scope, `sprint:${sprint.id}:summary`, {
@@ -59,7 +62,7 @@ export async function recordSprintOutcome(repos: OrchestratorRepositories, proje
     type: 'sprint',
     title: `Sprint ${sprint.id}: ${sprint.title} — ${sprint.status}`,
     content:
-      `${countText || 'no tasks'}; ${usage}${sprint.stop_reason ? `; stopped: ${sprint.stop_reason}` : ''}.\n\n` +
+      `${countText || 'no tasks'}; ${usage}${sprint.stopReason ? `; stopped: ${sprint.stopReason}` : ''}.\n\n` +
       `${tasks.map(taskLine).join('\n')}`,
     summary: countText,
     tags: ['sprint', sprint.id],
@@ -95,5 +98,18 @@ export async function recordSprintOutcome(repos: OrchestratorRepositories, proje
       tags: ['debt', sprint.id],
       metadata
     })
+  }
+}
+
+/** The engine's hooks that keep its memory: wired by the composition root (compose.ts). */
+export function createEngineRecords(deps: { repositories: RecordRepositories; projectId: number }) {
+  return {
+    planDecided: (planned: PlannedSprint) =>
+      recordPlanDecision(deps.repositories, deps.projectId, planned.sprint, {
+        mode: planned.mode,
+        tasks: planned.tasks,
+        warnings: planned.warnings
+      }),
+    sprintEnded: (sprintId: string) => recordSprintOutcome(deps.repositories, deps.projectId, sprintId)
   }
 }

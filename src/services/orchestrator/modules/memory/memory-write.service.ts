@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import type { MemoryEntryRow } from '../../state/db.js'
+import type { MemoryEntry } from '../../state/domain.js'
 import type { MemoryEntryInput, MemoryRepository, MemoryScopeKey } from '../../state/memory.repository.js'
 
 export class MemoryInputError extends Error {
@@ -95,7 +95,10 @@ export interface ImportResult {
 /** Writes entries (CLI add, notes import) into one scope. */
 export function createMemoryWriteService(repository: MemoryRepository) {
   return {
-    async add(scope: MemoryScopeKey, input: MemoryEntryInput): Promise<MemoryEntryRow> {
+    /** One entry of the scope in full (undefined when there is none). */
+    get: (scope: MemoryScopeKey, id: number): Promise<MemoryEntry | undefined> => repository.get(scope, id),
+
+    async add(scope: MemoryScopeKey, input: MemoryEntryInput): Promise<MemoryEntry> {
       return repository.record(scope, validateEntryInput(input))
     },
 

@@ -1,30 +1,33 @@
 import type { FastifyRequest } from 'fastify'
 import type { App } from '../../../../core/http/server.js'
 import { orchestratorErrors } from '../../errors.js'
+import { ACCESS, callerOf } from '../../gates/route-access.js'
 import { MEMORY_SCHEMA_VERSION, type MemoryConsumer } from './contract.js'
 import type { MemoryReadService } from './memory-read.service.js'
 import * as schemas from './memory.schemas.js'
-import { memoryScopeOf, type VerifiedPrincipal } from './principal.js'
+import { memoryScopeOf } from './scope.js'
 import type { MemoryQueryParams, QueryValue } from './query.js'
 import { projectionText } from './render.js'
 
 export interface MemoryRouteDeps {
   reads: MemoryReadService
-  /** The caller as the gates verified it; the read scope comes from here, never from the URL. */
-  principalOf: (request: FastifyRequest) => VerifiedPrincipal
+  projectId: number
 }
 
 const tags = ['memory']
 const CONSUMER: MemoryConsumer = 'api'
 
 /** Memory reads: the versioned search and detail views, the legacy search array, the compatibility projection. */
-export function memoryRoutes({ reads, principalOf }: MemoryRouteDeps) {
+export function memoryRoutes({ reads, projectId }: MemoryRouteDeps) {
+  // The scope comes from the verified caller, never from the URL.
+  const scopeOf = (request: FastifyRequest) => memoryScopeOf(callerOf(request), projectId)
   // The read service hands out the same view while it is current; its JSON is made once with it.
   const serializedViews = new WeakMap<object, string>()
   return async function register(app: App) {
     app.get<{ Querystring: MemoryQueryParams }>(
       '/api/memory/search',
       {
+        config: { access: ACCESS.bearer },
         schema: {
           tags,
           summary:
@@ -35,7 +38,7 @@ export function memoryRoutes({ reads, principalOf }: MemoryRouteDeps) {
         }
       },
       async (request, reply) => {
-        const scope = memoryScopeOf(principalOf(request))
+        const scope = scopeOf(request)
         if (request.query.v !== undefined) {
           const view = await reads.search(scope, CONSUMER, request.query)
           let body = serializedViews.get(view)
@@ -56,6 +59,7 @@ export function memoryRoutes({ reads, principalOf }: MemoryRouteDeps) {
     app.get<{ Querystring: { v?: QueryValue; ref?: QueryValue } }>(
       '/api/memory/detail',
       {
+        config: { access: ACCESS.bearer },
         schema: {
           tags,
           summary: "The complete entry of one detail reference, revalidated against the caller's scope (AVAILABLE or a typed HOLD)",
@@ -64,7 +68,7 @@ export function memoryRoutes({ reads, principalOf }: MemoryRouteDeps) {
         }
       },
       async (request) => {
-        const scope = memoryScopeOf(principalOf(request))
+        const scope = scopeOf(request)
         return { schemaVersion: MEMORY_SCHEMA_VERSION, detail: await reads.detail(scope, CONSUMER, request.query.v, request.query.ref) }
       }
     )
@@ -72,6 +76,7 @@ export function memoryRoutes({ reads, principalOf }: MemoryRouteDeps) {
     app.get(
       '/api/memory',
       {
+        config: { access: ACCESS.bearer },
         schema: {
           tags,
           summary: 'Compatibility projection: the bounded view of the caller\'s "memory" entries, with a rendered text',
@@ -79,7 +84,7 @@ export function memoryRoutes({ reads, principalOf }: MemoryRouteDeps) {
         }
       },
       async (request) => {
-        const view = await reads.search(memoryScopeOf(principalOf(request)), CONSUMER, { v: '1', type: 'memory' })
+        const view = await reads.search(scopeOf(request), CONSUMER, { v: '1', type: 'memory' })
         return { content: projectionText(view), schemaVersion: MEMORY_SCHEMA_VERSION, view }
       }
     )

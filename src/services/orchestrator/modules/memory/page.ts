@@ -13,7 +13,7 @@ import {
   type MemoryReadEntry,
   type MemoryReadLimits
 } from './contract.js'
-import type { MemoryEntryRow } from '../../state/db.js'
+import type { MemoryEntry } from '../../state/domain.js'
 import type { MemoryHit } from '../../state/memory.repository.js'
 
 const TITLE_PREVIEW = 120
@@ -31,7 +31,7 @@ export function lineCount(text: string): number {
  * Keys in sorted order and flat scalar values: `JSON.stringify` of it is its canonical JSON (sorting keys per hit
  * was a share of each search).
  */
-export function entryWire(row: MemoryEntryRow): MemoryEntryWire {
+export function entryWire(row: MemoryEntry): MemoryEntryWire {
   return {
     content: row.content,
     created_at: row.created_at,
@@ -53,7 +53,7 @@ export function entryWire(row: MemoryEntryRow): MemoryEntryWire {
 }
 
 /** Changes whenever the entry changes (every write gives it a new revision). */
-export function candidateDigestOf(row: Pick<MemoryEntryRow, 'id' | 'revision' | 'updated_at'>): string {
+export function candidateDigestOf(row: Pick<MemoryEntry, 'id' | 'revision' | 'updated_at'>): string {
   return digestOf({ id: row.id, revision: row.revision, updatedAt: row.updated_at })
 }
 

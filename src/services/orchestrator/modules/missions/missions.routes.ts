@@ -1,5 +1,5 @@
 import type { App } from '../../../../core/http/server.js'
-import { principalOf } from '../process/principal.js'
+import { ACCESS, callerOf } from '../../gates/route-access.js'
 import type { MissionsService } from './missions.service.js'
 import * as schemas from './missions.schemas.js'
 
@@ -9,6 +9,7 @@ export function missionRoutes(deps: { missions: MissionsService }) {
     app.get(
       '/api/missions',
       {
+        config: { access: ACCESS.bearer },
         schema: {
           tags: ['missions'],
           summary: "Missions of the caller's tenant, newest first, one page at a time (cursor from nextCursor)",
@@ -16,12 +17,13 @@ export function missionRoutes(deps: { missions: MissionsService }) {
           response: { 200: schemas.MissionList, 400: schemas.ErrorBody }
         }
       },
-      async (request) => deps.missions.list(principalOf(request), request.query)
+      async (request) => deps.missions.list(callerOf(request), request.query)
     )
 
     app.get(
       '/api/missions/:id',
       {
+        config: { access: ACCESS.bearer },
         schema: {
           tags: ['missions'],
           summary: "One mission; another tenant's is not found",
@@ -29,7 +31,7 @@ export function missionRoutes(deps: { missions: MissionsService }) {
           response: { 200: schemas.MissionView, 404: schemas.ErrorBody }
         }
       },
-      async (request) => deps.missions.get(principalOf(request), request.params.id)
+      async (request) => deps.missions.get(callerOf(request), request.params.id)
     )
   }
 }

@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { LastResult } from '../process/process.schemas.js'
+import { LastResult } from '../submissions/submissions.schemas.js'
 
 const Progress = Type.Object({ done: Type.Integer(), total: Type.Integer() })
 

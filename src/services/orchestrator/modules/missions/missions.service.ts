@@ -1,23 +1,23 @@
 /**
- * Missions (seed §5.1): one per process submission or started run, shown as a MissionView with
+ * Missions (docs/orchestrator.md#missions): one per process submission or started run, shown as a MissionView with
  * its item's live status and progress read from the execution, job and sprint. Tenant-scoped:
  * another tenant's mission is "not found", never "forbidden". Runs are recorded by the engine as
  * it starts them (engine.service.ts), so no entry point records, or forgets, one.
  */
-import type { RunControl } from '../../engine/reconcile.js'
+import type { RunControl } from '../../engine/run-control.js'
 import { orchestratorError } from '../../errors.js'
-import type { MissionRow } from '../../state/db.js'
+import type { Principal } from '../../principal.js'
+import type { Mission } from '../../state/domain.js'
 import type { OrchestratorRepositories } from '../../state/repositories.js'
-import type { ApprovalRequests } from '../process/approvals-port.js'
-import { executionView, sprintProgress, type ExecutionStatus, type LastResult } from '../process/execution-view.js'
-import type { Principal } from '../process/principal.js'
+import type { ApprovalRequests } from '../submissions/approval-requests.js'
+import { executionView, sprintProgress, type ExecutionStatus, type LastResult } from '../submissions/execution-view.js'
 import { decodeCursor, encodeCursor } from './missions.cursor.js'
 import { MISSION_PAGE } from './missions.schemas.js'
 
 export interface MissionsDeps {
   projectId: number
-  repositories: OrchestratorRepositories
-  runControl: RunControl
+  repositories: Pick<OrchestratorRepositories, 'missions' | 'jobs' | 'tasks' | 'executions'>
+  runControl: Pick<RunControl, 'reconcile'>
   approvals: ApprovalRequests
 }
 
@@ -43,17 +43,17 @@ export function createMissionsService(deps: MissionsDeps) {
   const repos = deps.repositories
 
   // Callers reconcile the project's run once before rendering, so a dead job never shows as running.
-  async function runState(mission: MissionRow): Promise<ItemState> {
-    if (mission.job_id === null || mission.sprint_id === null)
+  async function runState(mission: Mission): Promise<ItemState> {
+    if (mission.jobId === null || mission.sprintId === null)
       return { status: 'pending', progress: { done: 0, total: 0 }, lastResult: null, cancelled: false }
-    const job = await repos.jobs.get(mission.job_id)
-    const p = await sprintProgress(repos, mission.sprint_id)
+    const job = await repos.jobs.get(mission.jobId)
+    const p = await sprintProgress(repos, mission.sprintId)
     const progress = { done: p.done, total: p.total }
     if (!job)
       return {
         status: 'failed',
         progress,
-        lastResult: { ok: false, reason: `its job ${mission.job_id} is missing`, settleDetail: 'failed' },
+        lastResult: { ok: false, reason: `its job ${mission.jobId} is missing`, settleDetail: 'failed' },
         cancelled: false
       }
     if (job.status === 'queued' || job.status === 'running') return { status: 'running', progress, lastResult: null, cancelled: false }
@@ -68,9 +68,9 @@ export function createMissionsService(deps: MissionsDeps) {
     }
   }
 
-  async function itemState(mission: MissionRow, principal: Principal): Promise<ItemState> {
-    if (mission.execution_id === null) return runState(mission)
-    const row = await repos.executions.get(deps.projectId, principal.tenantId, mission.execution_id)
+  async function itemState(mission: Mission, principal: Principal): Promise<ItemState> {
+    if (mission.executionId === null) return runState(mission)
+    const row = await repos.executions.get(deps.projectId, principal.tenantId, mission.executionId)
     if (!row)
       return {
         status: 'failed',
@@ -78,13 +78,13 @@ export function createMissionsService(deps: MissionsDeps) {
         lastResult: { ok: false, reason: 'its execution record is missing' },
         cancelled: false
       }
-    const approval = row.approval_id ? await deps.approvals.get(row.tenant_id, row.approval_id) : null
+    const approval = row.approvalId ? await deps.approvals.get(row.tenantId, row.approvalId) : null
     const view = await executionView(deps, row, approval, { reconciled: true })
     const killed = view.status === 'failed' && view.jobId !== null && (await repos.jobs.get(view.jobId))?.status === 'killed'
     return { status: view.status, progress: view.progress, lastResult: view.lastResult, cancelled: killed }
   }
 
-  async function render(mission: MissionRow, principal: Principal) {
+  async function render(mission: Mission, principal: Principal) {
     const state = await itemState(mission, principal)
     const kind = mission.kind as ItemKind
     return {
@@ -97,14 +97,14 @@ export function createMissionsService(deps: MissionsDeps) {
       lastResult: state.lastResult,
       items: [
         {
-          id: mission.execution_id ?? `job-${mission.job_id ?? 0}`,
+          id: mission.executionId ?? `job-${mission.jobId ?? 0}`,
           kind,
           status: state.status,
           renderAs: RENDER_ITEM[kind],
           progress: state.progress
         }
       ],
-      createdAt: mission.created_at
+      createdAt: mission.createdAt
     }
   }
 
@@ -120,7 +120,7 @@ export function createMissionsService(deps: MissionsDeps) {
       const last = page.at(-1)
       return {
         missions: await Promise.all(page.map((row) => render(row, principal))),
-        nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null
+        nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null
       }
     },
 

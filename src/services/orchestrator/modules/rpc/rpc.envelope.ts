@@ -1,5 +1,5 @@
 /**
- * The versioned RPC envelope (seed §5.3): strict request `{id, version, method, params?}`;
+ * The versioned RPC envelope (docs/orchestrator.md#rpc): strict request `{id, version, method, params?}`;
  * response always `{id, version: "1.0"}` plus exactly one of `result` or `error {code, message, data?}`.
  */
 export const RPC_VERSION = '1.0' as const

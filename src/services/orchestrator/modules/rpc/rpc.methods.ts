@@ -7,27 +7,20 @@
 import path from 'node:path'
 import { isAppError } from '../../../../core/errors/app-error.js'
 import type { EngineService } from '../../engine/engine.service.js'
-import { CONTROL_MUTATION_REFUSAL } from '../../gates/control.js'
-import { loadProjectConfig } from '../../project/config.js'
-import type { OrchestratorRepositories } from '../../state/repositories.js'
-import { usageLimits } from '../insight/limits.service.js'
-import { APPROVAL_DECISIONS, type ApprovalDecision, type ApprovalRequests } from '../process/approvals-port.js'
-import type { Principal } from '../process/principal.js'
+import { POLICY_GATES } from '../../policy.js'
+import type { Principal } from '../../principal.js'
+import type { StatusService } from '../status/status.service.js'
+import type { InsightService } from '../insight/insight.service.js'
+import { APPROVAL_DECISIONS, type ApprovalDecision, type ApprovalRequests } from '../submissions/approval-requests.js'
 import { checkParams, isString, oneOf, RpcFailure, stringRecord } from './rpc.envelope.js'
 
 export interface RpcDeps {
   projectRoot: string
-  projectId: number
-  repositories: OrchestratorRepositories
-  engine: EngineService
+  status: Pick<StatusService, 'findJob'>
+  engine: Pick<EngineService, 'start'>
   approvals: ApprovalRequests
-  controlMutations: () => boolean
-  clock: () => Date
+  insight: Pick<InsightService, 'limits'>
 }
-
-export const API_DECIDE_REFUSAL =
-  'Approval decisions over the API are disabled: ' +
-  'set `approval.api_decide: true` in .quartet/config.json (or decide with the approvals CLI).'
 const START_COMMANDS = ['run', 'run --resume'] as const
 const RUN_ID = /^[1-9]\d{0,14}$/
 const JOB_STATE = {
@@ -44,6 +37,8 @@ type Handler = (params: unknown, principal: Principal) => Promise<unknown>
 /** Engine errors become typed RPC errors by their HTTP status; anything else is an internal error. */
 function translate(error: unknown): never {
   if (error instanceof RpcFailure || !isAppError(error)) throw error
+  const gate = (POLICY_GATES as Record<string, string>)[error.code]
+  if (gate !== undefined) throw new RpcFailure('FORBIDDEN', error.message, { gate })
   const code =
     error.statusCode === 404
       ? 'NOT_FOUND'
@@ -67,15 +62,15 @@ export function rpcMethods(deps: RpcDeps): { handlers: Record<string, Handler>; 
 
     'run.status': async (params) => {
       const { runId } = checkParams<{ runId: string }>(params, { runId: { required: true, check: isString(20) } })
-      const job = RUN_ID.test(runId) ? await deps.repositories.jobs.get(Number(runId)) : undefined
-      if (!job || job.project_id !== deps.projectId) throw new RpcFailure('NOT_FOUND', `no run ${runId} in this project`, { runId })
+      const job = RUN_ID.test(runId) ? await deps.status.findJob(Number(runId)) : undefined
+      if (!job) throw new RpcFailure('NOT_FOUND', `no run ${runId} in this project`, { runId })
       return {
         runId,
-        state: JOB_STATE[job.status as keyof typeof JOB_STATE] ?? 'failed',
-        startedAt: job.started_at,
-        finishedAt: job.finished_at,
+        state: JOB_STATE[job.status],
+        startedAt: job.startedAt,
+        finishedAt: job.finishedAt,
         exitCode: null,
-        sprintId: job.sprint_id
+        sprintId: job.sprintId
       }
     },
 
@@ -94,14 +89,13 @@ export function rpcMethods(deps: RpcDeps): { handlers: Record<string, Handler>; 
             (Object.keys(v as object).length === 0 ? null : "is not supported: the job runs with the server's environment")
         }
       })
-      if (!deps.controlMutations()) throw new RpcFailure('FORBIDDEN', CONTROL_MUTATION_REFUSAL, { gate: 'api.control_mutations' })
       let started
       try {
-        started = await deps.engine.start({ owner: { tenantId: principal.tenantId }, resume: p.command === 'run --resume' })
+        started = await deps.engine.start(principal, { owner: { tenantId: principal.tenantId }, resume: p.command === 'run --resume' })
       } catch (error) {
         translate(error)
       }
-      return { runId: String(started.job.id), created: started.created, sprintId: started.job.sprint_id, pid: started.pid }
+      return { runId: String(started.job.id), created: started.created, sprintId: started.job.sprintId, pid: started.pid }
     },
 
     'approval.list': async (params, principal) => {
@@ -124,14 +118,13 @@ export function rpcMethods(deps: RpcDeps): { handlers: Record<string, Handler>; 
         reason: { check: (v) => (typeof v === 'string' && v.length <= 2000 ? null : 'must be a string of at most 2000 characters') },
         idempotencyKey: { check: isString(200) }
       })
-      if (loadProjectConfig(deps.projectRoot).config.approval.api_decide !== true)
-        throw new RpcFailure('FORBIDDEN', API_DECIDE_REFUSAL, { gate: 'approval.api_decide' })
-      const outcome = await deps.approvals.decide(principal.tenantId, p.requestId, {
-        decision: p.decision,
-        decidedBy: principal.actor,
-        ...(p.reason !== undefined ? { reason: p.reason } : {}),
-        ...(p.idempotencyKey !== undefined ? { idempotencyKey: p.idempotencyKey } : {})
-      })
+      const outcome = await deps.approvals
+        .decide(principal, p.requestId, {
+          decision: p.decision,
+          ...(p.reason !== undefined ? { reason: p.reason } : {}),
+          ...(p.idempotencyKey !== undefined ? { idempotencyKey: p.idempotencyKey } : {})
+        })
+        .catch(translate)
       if (!outcome.ok && outcome.reason === 'not-found')
         throw new RpcFailure('NOT_FOUND', `approval request ${p.requestId} not found`, { requestId: p.requestId })
       if (!outcome.ok)
@@ -144,7 +137,7 @@ export function rpcMethods(deps: RpcDeps): { handlers: Record<string, Handler>; 
 
     'limits.get': async (params) => {
       checkParams(params, {})
-      return { limits: await usageLimits(deps.repositories, deps.projectId, loadProjectConfig(deps.projectRoot).config, deps.clock()) }
+      return { limits: await deps.insight.limits().catch(translate) }
     }
   }
   return { handlers, notImplemented: new Set(['session.resume']) }

@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import type { App } from '../../../../core/http/server.js'
 import { orchestratorError } from '../../errors.js'
-import { principalOf } from '../process/principal.js'
+import { ACCESS, callerOf } from '../../gates/route-access.js'
 import { errorEnvelope, parseEnvelope, resultEnvelope, RPC_ERROR_CODES, RPC_VERSION, RpcFailure } from './rpc.envelope.js'
 import { rpcMethods, type RpcDeps } from './rpc.methods.js'
 
@@ -27,6 +27,8 @@ export function rpcRoutes(deps: RpcDeps) {
     app.post(
       '/api/rpc',
       {
+        // Methods that drive runs or decide approvals apply the same policies as their routes, in the services.
+        config: { access: ACCESS.bearer },
         schema: {
           tags: ['rpc'],
           summary: `Versioned RPC (version "${RPC_VERSION}"): ${knownMethods.join(', ')}`,
@@ -51,7 +53,7 @@ export function rpcRoutes(deps: RpcDeps) {
         if (!handler)
           return errorEnvelope(id, { code: 'UNKNOWN_METHOD', message: `unknown method ${method}`, data: { method, knownMethods } })
         try {
-          return resultEnvelope(id, await handler(envelope.params, principalOf(request)))
+          return resultEnvelope(id, await handler(envelope.params, callerOf(request)))
         } catch (error) {
           if (error instanceof RpcFailure)
             return errorEnvelope(id, {

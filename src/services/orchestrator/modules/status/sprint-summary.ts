@@ -1,7 +1,7 @@
-import type { SprintRow, TaskRow } from '../../state/db.js'
+import type { Sprint, Task } from '../../state/domain.js'
 import type { TaskStatusCounts } from '../../state/tasks.repository.js'
 
-/** The reference's sprint-log metrics; like the log they summarise, every value is text ("-" when unknown). */
+/** A sprint log's metrics; like the log they summarise, every value is text ("-" when unknown). */
 export interface SprintMetrics {
   tasks: string
   completed: string
@@ -21,13 +21,13 @@ export function formatDuration(ms: number | null): string {
   return m > 0 ? `${m}m ${s}s` : `${s}s`
 }
 
-export function sprintDurationMs(sprint: SprintRow, now: Date): number | null {
-  if (!sprint.started_at) return null
-  const end = sprint.finished_at ? Date.parse(sprint.finished_at) : now.getTime()
-  return end - Date.parse(sprint.started_at)
+export function sprintDurationMs(sprint: Pick<Sprint, 'startedAt' | 'finishedAt'>, now: Date): number | null {
+  if (!sprint.startedAt) return null
+  const end = sprint.finishedAt ? Date.parse(sprint.finishedAt) : now.getTime()
+  return end - Date.parse(sprint.startedAt)
 }
 
-export function sprintMetrics(sprint: SprintRow, counts: TaskStatusCounts, now: Date): SprintMetrics {
+export function sprintMetrics(sprint: Pick<Sprint, 'startedAt' | 'finishedAt'>, counts: TaskStatusCounts, now: Date): SprintMetrics {
   const total = Object.values(counts).reduce((sum, n) => sum + (n ?? 0), 0)
   const noGo = counts.NO_GO ?? 0
   return {
@@ -41,7 +41,7 @@ export function sprintMetrics(sprint: SprintRow, counts: TaskStatusCounts, now: 
 }
 
 /** One line per task, as a sprint log's "## Tasks" bullets. */
-export function taskBullets(tasks: readonly TaskRow[]): string[] {
+export function taskBullets(tasks: readonly Task[]): string[] {
   return tasks.map(
     (task) => `${task.id}: ${task.title} (${task.status}${task.reason && task.status !== 'DONE' ? `: ${task.reason.split('\n')[0]}` : ''})`
   )

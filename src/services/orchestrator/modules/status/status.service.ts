@@ -1,12 +1,17 @@
-import type { OrchestratorState } from '../../app.js'
-import type { Progress } from '../../engine/reconcile.js'
+import type { Progress, RunControl } from '../../engine/run-control.js'
 import { orchestratorError } from '../../errors.js'
-import type { SprintRow } from '../../state/db.js'
-import { isActiveTask, lastAttemptByTask, toHeartbeatView } from '../tasks/task-view.js'
+import type { Job, Sprint } from '../../state/domain.js'
+import type { OrchestratorRepositories } from '../../state/repositories.js'
+import { isActiveTask, lastAttemptByTask, toHeartbeatView } from '../tasks/tasks.render.js'
 import { sprintDurationMs, sprintMetrics, taskBullets } from './sprint-summary.js'
 
-export type StatusDeps = Pick<OrchestratorState, 'projectId' | 'repositories' | 'runControl' | 'clock'>
-type StatusView = Awaited<ReturnType<OrchestratorState['runControl']['statusView']>>
+export interface StatusDeps {
+  projectId: number
+  repositories: Pick<OrchestratorRepositories, 'events' | 'heartbeats' | 'tasks' | 'sprints' | 'attempts' | 'jobs'>
+  runControl: Pick<RunControl, 'reconcile' | 'statusView' | 'jobView'>
+  clock: () => Date
+}
+type StatusView = Awaited<ReturnType<RunControl['statusView']>>
 
 export interface Alert {
   level: 'INFO' | 'WARNING' | 'CRITICAL'
@@ -33,7 +38,7 @@ export function createStatusService(deps: StatusDeps) {
     return seq + beats
   }
 
-  async function sprintSummary(sprint: SprintRow) {
+  async function sprintSummary(sprint: Sprint) {
     const tasks = await repos.tasks.listBySprint(sprint.id)
     const counts = await repos.tasks.countByStatus(sprint.id)
     return {
@@ -175,7 +180,7 @@ export function createStatusService(deps: StatusDeps) {
       return sprintSummary(sprint)
     },
 
-    /** Every sprint of the project, newest first, in the reference's history-row shape. */
+    /** Every sprint of the project, newest first, as history rows. */
     async history() {
       const now = deps.clock()
       const [sprints, counts, agents] = await Promise.all([
@@ -195,11 +200,11 @@ export function createStatusService(deps: StatusDeps) {
           agents: used.length > 0 ? used.join(', ') : '-',
           skills: '-',
           durationMs: sprintDurationMs(sprint, now),
-          startedAt: sprint.started_at,
-          finishedAt: sprint.finished_at,
-          stopReason: sprint.stop_reason,
-          tokensUsed: Number(sprint.tokens_used),
-          costUsd: Number(sprint.cost_micro_usd) / 1e6
+          startedAt: sprint.startedAt,
+          finishedAt: sprint.finishedAt,
+          stopReason: sprint.stopReason,
+          tokensUsed: sprint.tokensUsed,
+          costUsd: sprint.costMicroUsd / 1e6
         }
       })
     },
@@ -211,7 +216,7 @@ export function createStatusService(deps: StatusDeps) {
       const sprint = view.sprint
       const rows = sprint ? await repos.tasks.listBySprint(sprint.id) : []
       const last = sprint ? lastAttemptByTask(await repos.attempts.listForSprint(sprint.id)) : new Map()
-      const beats = new Map((sprint ? await repos.heartbeats.listForSprint(sprint.id) : []).map((hb) => [hb.task_id, hb]))
+      const beats = new Map((sprint ? await repos.heartbeats.listForSprint(sprint.id) : []).map((hb) => [hb.taskId, hb]))
       const lifecycle = {
         schemaVersion: 1 as const,
         lifecycle: view.lifecycle,
@@ -236,7 +241,7 @@ export function createStatusService(deps: StatusDeps) {
           status: task.status,
           agent: task.agent ?? attempt?.agent ?? null,
           model: attempt?.model ?? null,
-          filesWrite: JSON.parse(task.files) as string[],
+          filesWrite: task.files,
           hb: beat
             ? {
                 status: beat.status,
@@ -264,11 +269,34 @@ export function createStatusService(deps: StatusDeps) {
       }
     },
 
+    /** The project's active (queued or running) job, as stored. */
+    activeJob: () => repos.jobs.active(projectId),
+
+    /** A sprint of this project (undefined for another project's). */
+    async findSprint(id: string): Promise<Sprint | undefined> {
+      const sprint = await repos.sprints.get(id)
+      return sprint && sprint.projectId === projectId ? sprint : undefined
+    },
+
+    latestSprint: () => repos.sprints.latest(projectId),
+
+    /** The event log after `afterSeq`, oldest first (for followers without the server's stream). */
+    eventsAfter: (afterSeq: number, limit: number, filter: { sprintId?: string } = {}) =>
+      repos.events.readAfter(projectId, afterSeq, limit, filter),
+
+    latestEventSeq: () => repos.events.latestSeq(projectId),
+
+    /** A job of this project as stored (undefined for another project's). */
+    async findJob(id: number): Promise<Job | undefined> {
+      const job = await repos.jobs.get(id)
+      return job && job.projectId === projectId ? job : undefined
+    },
+
     /** A job of this project as it really is; numbers only, anything else is not a job. */
     async job(rawId: string) {
       const id = JOB_ID.test(rawId) ? Number(rawId) : NaN
       const job = Number.isSafeInteger(id) ? await repos.jobs.get(id) : undefined
-      if (!job || job.project_id !== projectId) throw orchestratorError('ORCH_JOB_NOT_FOUND')
+      if (!job || job.projectId !== projectId) throw orchestratorError('ORCH_JOB_NOT_FOUND')
       const view = await deps.runControl.jobView(id)
       if (!view) throw orchestratorError('ORCH_JOB_NOT_FOUND')
       return view

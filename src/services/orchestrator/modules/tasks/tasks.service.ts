@@ -1,17 +1,24 @@
-import type { OrchestratorState } from '../../app.js'
 import { buildTaskPrompt } from '../../engine/agents/prompt.js'
-import { taskLogFile } from '../../engine/scheduler.js'
+import { taskLogFile } from '../../engine/worker-log.js'
+import type { RunControl } from '../../engine/run-control.js'
+import type { TaskStatus } from '../../engine/types.js'
 import { orchestratorError } from '../../errors.js'
-import type { AttemptRow, TaskRow } from '../../state/db.js'
-import { toPlannedTask } from '../../state/tasks.repository.js'
-import { readLogTail, readLogText, TEXT_CAP } from './log-file.js'
-import { lastAttemptByTask, toHeartbeatView, toTaskView } from './task-view.js'
+import { plannedTaskOf, type Attempt, type Task } from '../../state/domain.js'
+import type { OrchestratorRepositories } from '../../state/repositories.js'
+import { readLogTail, readLogText, TEXT_CAP } from '../../engine/worker-log.js'
+import { isActiveTask, lastAttemptByTask, toHeartbeatView, toTaskView } from './tasks.render.js'
 
 export const TASK_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
 export const DEFAULT_TAIL_LINES = 40
 export const MAX_TAIL_LINES = 200
 
-export type TasksDeps = Pick<OrchestratorState, 'projectId' | 'dataDir' | 'repositories' | 'clock'>
+export interface TasksDeps {
+  projectId: number
+  dataDir: string
+  repositories: Pick<OrchestratorRepositories, 'tasks' | 'sprints' | 'attempts' | 'heartbeats' | 'jobs'>
+  runControl: Pick<RunControl, 'reconcile'>
+  clock: () => Date
+}
 
 /** `tailLines` of the task detail: absent → the default, else an integer 1..200. */
 export function parseTailLines(raw: string | undefined): number {
@@ -30,26 +37,26 @@ function capped(text: string): { text: string; truncated: boolean } {
   return text.length > TEXT_CAP ? { text: text.slice(0, TEXT_CAP), truncated: true } : { text, truncated: false }
 }
 
-function resultOf(task: TaskRow, attempt: AttemptRow | undefined) {
+function resultOf(task: Task, attempt: Attempt | undefined) {
   if (!attempt || attempt.status === 'running') return null
   return {
     status: attempt.status,
     reason: attempt.reason,
-    exitCode: attempt.exit_code,
-    attempt: Number(attempt.number),
+    exitCode: attempt.exitCode,
+    attempt: attempt.number,
     agent: attempt.agent,
-    filesChanged: JSON.parse(task.files_changed) as string[],
-    commit: task.commit_sha,
+    filesChanged: task.filesChanged,
+    commit: task.commitSha,
     branch: task.branch,
-    agentMs: attempt.agent_ms === null ? null : Number(attempt.agent_ms),
+    agentMs: attempt.agentMs,
     usage: {
-      inputTokens: Number(attempt.input_tokens),
-      outputTokens: Number(attempt.output_tokens),
-      costUsd: attempt.cost_micro_usd === null ? null : Number(attempt.cost_micro_usd) / 1e6,
+      inputTokens: attempt.inputTokens,
+      outputTokens: attempt.outputTokens,
+      costUsd: attempt.costMicroUsd === null ? null : attempt.costMicroUsd / 1e6,
       model: attempt.model
     },
-    startedAt: attempt.started_at,
-    finishedAt: attempt.finished_at
+    startedAt: attempt.startedAt,
+    finishedAt: attempt.finishedAt
   }
 }
 
@@ -57,22 +64,31 @@ function resultOf(task: TaskRow, attempt: AttemptRow | undefined) {
 export function createTasksService(deps: TasksDeps) {
   const repos = deps.repositories
 
-  async function findTask(id: string, notFoundMessage?: string): Promise<TaskRow> {
+  async function findTask(id: string, notFoundMessage?: string): Promise<Task> {
     const task = await repos.tasks.getInProject(deps.projectId, id)
     if (!task) throw orchestratorError('ORCH_TASK_NOT_FOUND', notFoundMessage)
     return task
   }
 
   return {
-    logFileOf: (task: TaskRow) => taskLogFile(deps.dataDir, task.sprint_id, task.id),
+    logFileOf: (task: Task) => taskLogFile(deps.dataDir, task.sprintId, task.id),
 
     /** The project's task, or a 404 carrying `notFoundMessage`. */
     findTask,
 
+    /** The tasks of one of the project's sprints (optionally only those in `statuses`), in plan order. */
+    tasksOf: (sprintId: string, statuses?: readonly TaskStatus[]) => repos.tasks.listBySprint(sprintId, statuses),
+
+    /** The newest heartbeat of each task of a sprint. */
+    heartbeatsOf: (sprintId: string) => repos.heartbeats.listForSprint(sprintId),
+
+    /** The project's task, or undefined. */
+    lookup: (id: string) => repos.tasks.getInProject(deps.projectId, id),
+
     /** Tasks of one sprint (the newest unless named), in plan order. */
     async listTasks(sprintId: string | undefined) {
       const sprint = sprintId === undefined ? await repos.sprints.latest(deps.projectId) : await repos.sprints.get(sprintId)
-      if (!sprint || sprint.project_id !== deps.projectId) {
+      if (!sprint || sprint.projectId !== deps.projectId) {
         if (sprintId === undefined) return []
         throw orchestratorError('ORCH_SPRINT_NOT_FOUND')
       }
@@ -87,17 +103,17 @@ export function createTasksService(deps: TasksDeps) {
       const running = lastAttempt?.status === 'running' ? lastAttempt : undefined
       const finished = [...attempts].reverse().find((a) => a.status !== 'running')
       const hb = await repos.heartbeats.get(id)
-      const logPath = taskLogFile(deps.dataDir, task.sprint_id, task.id)
+      const logPath = taskLogFile(deps.dataDir, task.sprintId, task.id)
       const logTail = await readLogTail(logPath, tailLines)
       const result = resultOf(task, finished)
       return {
         taskId: task.id,
         task: toTaskView(task, lastAttempt),
         currentRun: running
-          ? { attempt: Number(running.number), agent: running.agent, jobId: Number(running.job_id), startedAt: running.started_at }
+          ? { attempt: Number(running.number), agent: running.agent, jobId: Number(running.jobId), startedAt: running.startedAt }
           : null,
         // The plan is the exact prompt the agent is given for this task.
-        plan: capped(buildTaskPrompt(toPlannedTask(task))),
+        plan: capped(buildTaskPrompt(plannedTaskOf(task))),
         result,
         hb: hb ? toHeartbeatView(hb, deps.clock()) : null,
         lineage: {
@@ -119,7 +135,7 @@ export function createTasksService(deps: TasksDeps) {
       const now = deps.clock()
       return (await repos.heartbeats.listForSprint(sprint.id)).map((row) => {
         const hb = toHeartbeatView(row, now)
-        const task = tasks.get(row.task_id)
+        const task = tasks.get(row.taskId)
         return {
           workerId: hb.workerId || null,
           taskId: hb.taskId,
@@ -136,10 +152,26 @@ export function createTasksService(deps: TasksDeps) {
       })
     },
 
+    /** Whether the task runs, or waits for a live job of its sprint to start it (the run reconciled first). */
+    async runState(taskId: string): Promise<{ running: boolean; status: string }> {
+      await deps.runControl.reconcile(deps.projectId)
+      const current = await repos.tasks.get(taskId)
+      if (!current) return { running: false, status: 'DELETED' }
+      if (isActiveTask(current.status)) return { running: true, status: current.status }
+      if (current.status !== 'PENDING') return { running: false, status: current.status }
+      const job = await repos.jobs.active(deps.projectId)
+      return { running: job?.sprintId === current.sprintId, status: current.status }
+    },
+
+    /** The worker of the task's newest heartbeat (null before it beat). */
+    async workerOf(taskId: string): Promise<string | null> {
+      return (await repos.heartbeats.get(taskId))?.workerId ?? null
+    },
+
     /** The worker log of a task: its last 64,000 characters ("" before the task wrote any). */
     async workerLog(taskId: string) {
       const task = await findTask(taskId, 'Task not found')
-      const read = await readLogText(taskLogFile(deps.dataDir, task.sprint_id, task.id))
+      const read = await readLogText(taskLogFile(deps.dataDir, task.sprintId, task.id))
       const last = lastAttemptByTask(await repos.attempts.listForTask(task.id)).get(task.id)
       return { taskId: task.id, log: read?.text ?? '', truncated: read?.truncated ?? false, task: toTaskView(task, last) }
     }

@@ -1,0 +1,5 @@
+/** Options every orchestrator command takes. */
+export interface ProjectOptions {
+  project?: string
+  dataDir?: string
+}

@@ -1,0 +1,248 @@
+/**
+ * The orchestrator's one composition root. The HTTP server (app.ts), every CLI command
+ * (cli/context.ts) and the detached job process (engine/job-main.ts) build the orchestrator of a
+ * project here, so they share one wiring: one configuration source, one kill grace, one set of
+ * policies, and services that each get only the narrow dependencies they use.
+ */
+import os from 'node:os'
+import path from 'node:path'
+import type { Database } from '../../core/db/database.js'
+import type { Logger } from '../../core/logger.js'
+import type { Platform } from '../../core/platform.js'
+import { createTaskApprovalGate } from './engine/approval-gate.js'
+import { createEngineService } from './engine/engine.service.js'
+import { createExecutor } from './engine/execute.js'
+import { createGit } from './engine/git.js'
+import { runJob, type JobResult } from './engine/job.js'
+import { createJobLauncher } from './engine/job-launch.js'
+import { runProviderTask } from './engine/providers/apply-diff.js'
+import { createRunControl } from './engine/run-control.js'
+import type { EnginePlatform } from './engine/types.js'
+import { createWorktrees } from './engine/worktrees.js'
+import { idMaker, randomBase36 } from './ids.js'
+import { createApprovalsService } from './modules/approvals/approvals.service.js'
+import { createProjectConfigService } from './modules/control/config.service.js'
+import { createGitService } from './modules/git/git.service.js'
+import { recordSprintCoverage } from './modules/insight/coverage.service.js'
+import { createInsightService } from './modules/insight/insight.service.js'
+import { createEngineRecords } from './modules/memory/engine-records.js'
+import { createMemoryReadService, type MemoryReadService } from './modules/memory/memory-read.service.js'
+import { createMemoryWriteService } from './modules/memory/memory-write.service.js'
+import { createTokenSealer, loadOrCreateMemoryKey } from './modules/memory/opaque-token.js'
+import { createMissionsService } from './modules/missions/missions.service.js'
+import { createStatusService } from './modules/status/status.service.js'
+import { createApprovalRequests } from './modules/submissions/approval-requests.js'
+import { createSubmissionsService, type SubmissionsService } from './modules/submissions/submissions.service.js'
+import { createTasksService } from './modules/tasks/tasks.service.js'
+import { createAccessPolicy } from './policy.js'
+import { DEFAULT_PROJECT_CONFIG } from './project/config-schema.js'
+import { createProjectConfigSource } from './project/config-source.js'
+import type { OrchestratorDb } from './state/db.js'
+import { createOrchestratorRepositories } from './state/repositories.js'
+import { createEventHub } from './streams/event-hub.js'
+import { createRunViews } from './views/run-views.js'
+
+// A page is at most maxBytes of entries plus its candidates (about 60 KB at the default limits): a few MB when full.
+const CACHED_MEMORY_PAGES = 64
+
+export interface OrchestratorDeps {
+  database: Database
+  platform: Platform
+  projectRoot: string
+  dataDir: string
+  /** DATABASE_URL, handed to the job processes (SQLite in dataDir when undefined). */
+  databaseUrl: string | undefined
+  /** QUARTET_CONTROL_MUTATIONS=1: control over the API is on whatever the project config says. */
+  controlMutationsSwitch: boolean
+  logger: Pick<Logger, 'warn'>
+  env?: Readonly<Record<string, string | undefined>>
+  hostname?: string
+}
+
+export interface RunJobInput {
+  jobId: number
+  /** The detached job process stops its sprint gracefully on SIGTERM/SIGINT. */
+  handleSignals?: boolean
+}
+
+export type Orchestrator = Awaited<ReturnType<typeof createOrchestrator>>
+
+export async function createOrchestrator(deps: OrchestratorDeps) {
+  const { platform, projectRoot, dataDir } = deps
+  const clock = platform.clock
+  const repositories = createOrchestratorRepositories(deps.database.db as OrchestratorDb, clock)
+  const projectId = await repositories.projects.ensure(projectRoot)
+  const config = createProjectConfigSource(projectRoot)
+  const policy = createAccessPolicy({ controlMutationsSwitch: deps.controlMutationsSwitch, config })
+  const enginePlatform: EnginePlatform = { spawn: platform.spawn, fetch: platform.fetch, clock }
+  const git = createGit(platform)
+  const worktrees = createWorktrees(git)
+  const newId = idMaker(platform)
+  const hub = createEventHub({
+    events: repositories.events,
+    onError: (error) => deps.logger.warn({ err: error }, 'orchestrator: event tailer failed')
+  })
+  const notify = () => hub.notify(projectId)
+
+  // Every kill (HTTP, CLI, job, orphan reconciliation) waits engine.kill_grace_seconds before SIGKILL.
+  // Stopping work must never wait for a valid configuration: a broken file falls back to the default.
+  const killGraceMs = () => {
+    const seconds = config.read().config.engine.kill_grace_seconds
+    const valid = typeof seconds === 'number' && seconds >= 0 && seconds <= 600
+    return Math.round((valid ? seconds : DEFAULT_PROJECT_CONFIG.engine.kill_grace_seconds) * 1000)
+  }
+  const runControl = createRunControl({
+    repositories,
+    clock,
+    killGraceMs,
+    notify,
+    ...(deps.hostname ? { hostname: deps.hostname } : {})
+  })
+  const records = createEngineRecords({ repositories, projectId })
+  const engine = createEngineService({
+    projectRoot,
+    projectId,
+    repositories,
+    runControl,
+    config,
+    policy,
+    platform: enginePlatform,
+    worktrees,
+    launchJob: createJobLauncher({ projectRoot, dataDir, databaseUrl: deps.databaseUrl, platform }),
+    notify,
+    newId,
+    onPlanned: [records.planDecided]
+  })
+
+  // One approval store for everything that parks (engine tasks, agents, process submissions): a
+  // request closed on any channel settles the submission waiting on it before the call answers.
+  const late: { submissions?: SubmissionsService } = {}
+  const approvals = createApprovalsService({
+    repositories,
+    projectId,
+    dataDir,
+    clock,
+    newId: () => `apr_${platform.ids.token(12)}`,
+    approvalConfig: () => config.current().approval,
+    policy,
+    onClosed: async (closed) => {
+      if (closed.requesterKind !== 'process') return
+      await late.submissions?.settleApproval(closed.tenantId, closed.id).catch((error: unknown) => {
+        // The decision is recorded; the sweep settles the submission later.
+        deps.logger.warn({ err: error }, 'orchestrator: settling a parked submission failed')
+      })
+    }
+  })
+  const approvalRequests = createApprovalRequests(approvals)
+  const submissions = createSubmissionsService({
+    projectId,
+    repositories,
+    runControl,
+    engine,
+    approvals: approvalRequests,
+    config,
+    policy,
+    clock,
+    randomSuffix: () => randomBase36(platform)
+  })
+  late.submissions = submissions
+
+  const memoryRepository = repositories.memory
+  let memoryReads: MemoryReadService | undefined
+  const insight = createInsightService({
+    projectId,
+    projectRoot,
+    dataDir,
+    repositories,
+    config,
+    git,
+    platform: enginePlatform,
+    env: deps.env ?? process.env,
+    clock
+  })
+
+  return {
+    projectId,
+    projectRoot,
+    dataDir,
+    config,
+    policy,
+    events: hub,
+    runControl,
+    engine,
+    status: createStatusService({ projectId, repositories, runControl, clock }),
+    tasks: createTasksService({ projectId, dataDir, repositories, runControl, clock }),
+    /** Rendered read views cached under the run's revision (the server's hot reads). */
+    views: createRunViews({ projectId, repositories, runControl, clock }),
+    insight,
+    git: createGitService({ git, projectRoot, projectId, sprints: repositories.sprints }),
+    projectConfig: createProjectConfigService({ config, policy }),
+    /** The local tenant's view; per caller: `approvals.forTenant(caller.tenantId)`. */
+    approvals,
+    approvalRequests,
+    submissions,
+    missions: createMissionsService({ projectId, repositories, runControl, approvals: approvalRequests }),
+    memory: {
+      /** Built on first use: it reads (or creates) the project's cursor-sealing key in the data dir. */
+      get reads(): MemoryReadService {
+        memoryReads ??= createMemoryReadService({
+          repository: memoryRepository,
+          sealer: createTokenSealer(loadOrCreateMemoryKey(dataDir, projectId)),
+          onQueryFailed: (error) => deps.logger.warn({ err: error }, 'orchestrator: memory query failed'),
+          cachedPages: CACHED_MEMORY_PAGES
+        })
+        return memoryReads
+      },
+      writes: createMemoryWriteService(memoryRepository)
+    },
+
+    /** Closes past-due approval requests, then settles submissions whose request another process closed. */
+    async sweepApprovals(): Promise<number> {
+      const closed = await approvals.sweepExpired()
+      await submissions.settleParked()
+      return closed
+    },
+
+    /** The body of the detached job process: runs the job's sprint with this project's agents. */
+    async runJob(input: RunJobInput): Promise<JobResult> {
+      const job = await repositories.jobs.get(input.jobId)
+      if (!job) throw new Error(`job ${input.jobId} not found`)
+      const projectConfig = config.current()
+      const gitMode = projectConfig.engine.use_worktrees && (await git.isRepo(projectRoot))
+      const executeTask = createExecutor({
+        platform: enginePlatform,
+        config: projectConfig,
+        dataDir: path.join(dataDir, 'orchestrator'),
+        runProviderTask,
+        worktrees
+      })
+      return runJob({
+        repositories,
+        projectId,
+        jobId: input.jobId,
+        executeTask,
+        config: projectConfig,
+        projectRoot,
+        dataDir,
+        ...(deps.databaseUrl ? {} : { databaseFile: path.join(dataDir, 'quartet.db') }),
+        gitMode,
+        clock,
+        hostname: deps.hostname ?? os.hostname(),
+        handleSignals: input.handleSignals === true,
+        approvalGate: createTaskApprovalGate({ service: approvals, requireForRisk: projectConfig.approval.require_for_risk }),
+        onSprintEnded: [
+          (sprintId) => records.sprintEnded(sprintId),
+          async (sprintId, result) => {
+            if (result.stopKind === 'killed') return
+            await recordSprintCoverage({ repositories, projectId, sprintId, projectRoot, config: projectConfig, platform: enginePlatform })
+          }
+        ]
+      })
+    },
+
+    /** Releases what the orchestrator holds (the event tailers); the database belongs to the caller. */
+    close(): void {
+      hub.close()
+    }
+  }
+}
