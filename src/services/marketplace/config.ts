@@ -13,3 +13,5 @@ export const marketplaceConfig = defineConfigFragment({
 })
 
 export type MarketplaceSettings = SettingsOf<typeof marketplaceConfig>
+/** The response shapes the product routes answer: the seed's, or the 2016 clients' (g2) where they conflict. */
+export type MarketplaceCompat = MarketplaceSettings['compat']
