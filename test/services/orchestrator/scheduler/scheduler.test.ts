@@ -4,7 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { after, before, test } from 'node:test'
 import { createTestDatabase, type TestDatabase } from '../../../helpers/db.js'
-import { orchestratorMigrations } from '../../../../src/services/orchestrator/state/migrations.js'
+import { orchestratorMigrations } from '../../../../src/services/orchestrator/migrations/index.js'
 import type { OrchestratorDb } from '../../../../src/services/orchestrator/state/db.js'
 import { createOrchestratorRepositories, type OrchestratorRepositories } from '../../../../src/services/orchestrator/state/repositories.js'
 import {

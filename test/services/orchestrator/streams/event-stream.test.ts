@@ -3,7 +3,7 @@ import net from 'node:net'
 import { after, before, test } from 'node:test'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { createTestDatabase, type TestDatabase } from '../../../helpers/db.js'
-import { orchestratorMigrations } from '../../../../src/services/orchestrator/state/migrations.js'
+import { orchestratorMigrations } from '../../../../src/services/orchestrator/migrations/index.js'
 import type { OrchestratorDb } from '../../../../src/services/orchestrator/state/db.js'
 import {
   createEventsRepository,
