@@ -18,7 +18,7 @@ import { openDatabase } from '../src/core/db/database.js'
 import { migrateToLatest } from '../src/core/db/migrations.js'
 import type { PlannedTask } from '../src/services/orchestrator/engine/types.js'
 import type { OrchestratorDb } from '../src/services/orchestrator/state/db.js'
-import { orchestratorMigrations } from '../src/services/orchestrator/state/migrations.js'
+import { orchestratorMigrations } from '../src/services/orchestrator/migrations/index.js'
 import { createOrchestratorRepositories } from '../src/services/orchestrator/state/repositories.js'
 
 export interface EngineOverhead {

@@ -1,7 +1,7 @@
 /**
  * A map bounded by entry count that drops the least recently used entries. Used for prepared
- * statements and verified tokens; the marketplace's rendering cache is bounded by bytes instead
- * and keeps its own.
+ * statements and verified tokens; versioned-cache.ts, bounded by bytes too, keeps its own entries
+ * the same way.
  *
  * A hit only stamps its entry with a use counter: moving it to the end of the Map on every hit
  * (delete + set) was the largest self time of a token-authenticated read's CPU profile (2.7 %).

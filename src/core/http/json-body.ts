@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http'
 import type { FastifyBodyParser, FastifySchema, RouteGenericInterface } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import type { App } from './server.js'
+import type { App } from './app.js'
 
 type JsonBodyParser = FastifyBodyParser<string | Buffer, Server, IncomingMessage, RouteGenericInterface, FastifySchema, TypeBoxTypeProvider>
 

@@ -1,23 +1,16 @@
 import { randomUUID } from 'node:crypto'
-import type { IncomingMessage, Server, ServerResponse } from 'node:http'
-import Fastify, {
-  LogController,
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-  type FastifyServerOptions
-} from 'fastify'
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { commonError } from '../errors/common.js'
 import { clientErrorHandler, createErrorHandler, defaultErrorFormatter, type ErrorFormatter } from './plugins/error-shape.js'
 import { capConnectionsPerClient } from './plugins/connection-limit.js'
+import type { App } from './app.js'
 import { allowEmptyJsonBodies } from './json-body.js'
 import { redactUrl } from './redact-url.js'
 import { rawPathOf, trackRoutes } from './route-table.js'
 import { splitCoercionValidators } from './validation.js'
 
-export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>
+export type { App }
 
 /** Fastify options a service may set itself (the rest are the platform's; timeouts are in `connections`). */
 export type ServerTuning = Pick<

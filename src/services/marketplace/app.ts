@@ -7,6 +7,7 @@ import { inputSanity } from '../../core/http/plugins/input-sanity.js'
 import { openApiDocs } from '../../core/http/plugins/openapi.js'
 import { requestLog } from '../../core/http/plugins/request-log.js'
 import { securityHeaders } from '../../core/http/plugins/security-headers.js'
+import type { MarketplaceCompat } from './config.js'
 import type { MarketplaceDb } from './db.js'
 import { marketplaceErrorFormatter } from './errors.js'
 import { createApiKeyGuard, createAuthenticator, type Authenticate } from './http/api-key.js'
@@ -24,11 +25,6 @@ import { productsRoutes } from './modules/products/products.routes.js'
 import { createProductsService } from './modules/products/products.service.js'
 
 export const MARKETPLACE_PREFIX = '/v2'
-/**
- * MARKETPLACE_COMPAT: 'g2' (default) answers the shapes the official 2016 client reads where they differ
- * from the G1 view models (ProductCreationResult, ExtraData as a list, ToBeRemoved as references); 'g1' the G1 ones.
- */
-export type MarketplaceCompat = 'g1' | 'g2'
 
 export interface MarketplaceAppDeps {
   db: MarketplaceDb

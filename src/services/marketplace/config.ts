@@ -18,3 +18,9 @@ export const marketplaceConfig = defineConfigFragment({
 })
 
 export type MarketplaceSettings = SettingsOf<typeof marketplaceConfig>
+/** The response shapes the product routes answer: the seed's, or the 2016 clients' (g2) where they conflict. */
+/**
+ * MARKETPLACE_COMPAT: 'g2' (default) answers the shapes the official 2016 client reads where they differ
+ * from the G1 view models (ProductCreationResult, ExtraData as a list, ToBeRemoved as references); 'g1' the G1 ones.
+ */
+export type MarketplaceCompat = MarketplaceSettings['compat']

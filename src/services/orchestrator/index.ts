@@ -2,11 +2,11 @@ import type { ServiceDefinition, StartupNote } from '../../core/service.js'
 import { buildOrchestratorApp } from './app.js'
 import { createOrchestrator } from './compose.js'
 import { orchestratorConfig, type OrchestratorSettings } from './config.js'
+import { orchestratorMigrations } from './migrations/index.js'
 import { resolveApiToken } from './runtime/api-token.js'
-import { orchestratorMigrations } from './state/migrations.js'
 import { packageVersion } from './version.js'
 
-export { orchestratorMigrations } from './state/migrations.js'
+export { orchestratorMigrations } from './migrations/index.js'
 
 export const orchestratorService: ServiceDefinition<OrchestratorSettings> = {
   name: 'orchestrator',

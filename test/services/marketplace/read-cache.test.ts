@@ -7,7 +7,7 @@ import { buildMarketplaceApp } from '../../../src/services/marketplace/app.js'
 import type { MarketplaceDb } from '../../../src/services/marketplace/db.js'
 import { createAuthenticator } from '../../../src/services/marketplace/http/api-key.js'
 import { createKeysRepository } from '../../../src/services/marketplace/modules/keys/keys.repository.js'
-import { createReadCache } from '../../../src/services/marketplace/http/read-cache.js'
+import { createReadCache, gzipOf, type CachedRendering } from '../../../src/services/marketplace/http/read-cache.js'
 import { orderBody, product, startMarketplace, type MarketplaceHarness } from '../../helpers/marketplace.js'
 
 /**
@@ -284,38 +284,27 @@ test('products/data: each channel and page has its own entry, and a cached GET s
   assert.equal(await seen('bol'), seq, 'only the channel that read')
 })
 
-test('read cache: versions only move forward, entries are bounded by bytes, 0 bytes disables it', () => {
-  const cache = createReadCache(1000)
-  const body = (n: number) => Buffer.alloc(n, 'x')
-  cache.set('a', 2, body(100))
-  assert.equal(cache.get('a', 2)?.body.length, 100)
-  assert.equal(cache.get('a', 1), undefined, 'another version is a miss')
-  cache.set('a', 1, body(50))
-  assert.equal(cache.get('a', 2)?.body.length, 100, 'an older rendering never replaces a newer one')
-  assert.equal(cache.get('a', 3), undefined)
-  assert.deepEqual(cache.stats(), { entries: 0, bytes: 0 }, 'a newer version drops the old entry')
-  for (let i = 0; i < 6; i++) cache.set(`k${i}`, 1, body(200))
-  assert.ok(cache.stats().bytes <= 1000)
-  assert.equal(cache.get('k0', 1), undefined, 'least recently used first out')
-  assert.equal(cache.get('k5', 1)?.body.length, 200)
-  cache.set('huge', 1, body(600))
-  assert.equal(cache.get('huge', 1), undefined, 'an entry over a quarter of the budget is not kept')
-  const off = createReadCache(0)
-  off.set('a', 1, body(1))
-  assert.equal(off.get('a', 1), undefined)
-})
-
-test('read cache: gzip encodings are made once per rendering, count towards the budget and leave with it', async () => {
+test('read cache: gzip encodings made once per rendering count towards the budget and leave with it; 0 bytes disables it', async () => {
   const cache = createReadCache(100_000)
   const body = Buffer.from(JSON.stringify({ rows: Array.from({ length: 500 }, (_, i) => ({ i, name: `row ${i}` })) }))
-  const rendering = cache.set('a', 1, body)
-  const [first, second] = await Promise.all([cache.gzipOf(rendering), cache.gzipOf(rendering)])
+  const unexpected = async (): Promise<CachedRendering> => assert.fail('rendered again')
+  const rendering = await cache.get('a', 1, async () => ({ body, gzipBytes: 0 }))
+  const [first, second] = await Promise.all([gzipOf(cache, 'a', rendering), gzipOf(cache, 'a', rendering)])
   assert.equal(first, second, 'one compression for concurrent requests')
   assert.deepEqual(gunzipSync(first), body)
   assert.equal(cache.stats().bytes, body.length + first.length)
-  assert.equal(cache.get('a', 1)?.gzip !== undefined, true)
-  cache.get('a', 2) // a newer version drops the entry with its encoding
+  assert.equal((await cache.get('a', 1, unexpected)).gzip !== undefined, true)
+  // A newer version drops the entry with its encoding (before it renders the new one).
+  let renderNewer: () => void = () => {}
+  const newer = cache.get('a', 2, () => new Promise<CachedRendering>((resolve) => (renderNewer = () => resolve({ body, gzipBytes: 0 }))))
   assert.deepEqual(cache.stats(), { entries: 0, bytes: 0 })
+  renderNewer()
+  await newer
+  assert.deepEqual(cache.stats(), { entries: 1, bytes: body.length })
+
+  const off = createReadCache(0)
+  await off.get('a', 1, async () => ({ body, gzipBytes: 0 }))
+  assert.deepEqual(off.stats(), { entries: 0, bytes: 0 })
 })
 
 test('products/data and orders/new: gzip when the client accepts it, the same JSON either way', async () => {

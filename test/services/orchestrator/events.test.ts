@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { createTestDatabase, type TestDatabase } from '../../helpers/db.js'
-import { orchestratorMigrations } from '../../../src/services/orchestrator/state/migrations.js'
+import { orchestratorMigrations } from '../../../src/services/orchestrator/migrations/index.js'
 import type { OrchestratorDb } from '../../../src/services/orchestrator/state/db.js'
 import { createEventsRepository } from '../../../src/services/orchestrator/state/events.repository.js'
 import { createProjectsRepository } from '../../../src/services/orchestrator/state/projects.repository.js'

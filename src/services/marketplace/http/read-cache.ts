@@ -2,109 +2,50 @@ import { promisify } from 'node:util'
 import zlib from 'node:zlib'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { acceptsGzip } from '../../../core/http/accept-encoding.js'
+import { createVersionedCache, type VersionedCache } from '../../../core/versioned-cache.js'
 
 const gzip = promisify(zlib.gzip)
 
-/**
- * Response cache of the big list reads (GET /v2/orders/new, GET /v2/products/data).
- *
- * A rendered response (the serialised bytes) is stored per key — customer, channel, route and
- * query — together with the customer's version counter it was built under. Every write that can
- * change what such a read shows bumps that counter in the database, inside the write's own
- * transaction (the orders and products repositories). A request reads the counter first (with
- * its key, or one prepared, indexed query) and is served from the cache only when the stored
- * version equals it; otherwise it renders from the tables and stores the result under the
- * version it read *before* reading them. So:
- *
- * - after a write commits, every later request reads the new version and misses: no stale data,
- *   whichever process made the write (the counter lives in the shared database, not in memory);
- * - data read after the version may only be newer than it (a write that committed meanwhile),
- *   and such an entry can only be hit by requests that read the old version, i.e. that ran
- *   concurrently with that write.
- *
- * Entries are kept least-recently-used first out, bounded by total bytes.
- */
-
 /** One cached rendering: the JSON bytes, and their gzip encoding once a client asked for it. */
 export interface CachedRendering {
-  readonly version: number
   readonly body: Buffer
   gzip?: Promise<Buffer>
+  gzipBytes: number
 }
 
-export interface ReadCache {
-  get(key: string, version: number): CachedRendering | undefined
-  /** Stores the rendering (unless too big or older than the stored one) and returns it. */
-  set(key: string, version: number, body: Buffer): CachedRendering
-  /** The gzip encoding of a rendering, compressed once (off the event loop) and kept with it. */
-  gzipOf(rendering: CachedRendering): Promise<Buffer>
-  /** Entries and bytes held (tests, diagnostics). */
-  stats(): { entries: number; bytes: number }
-}
+export type ReadCache = VersionedCache<CachedRendering, number>
 
+/**
+ * Response cache of the big list reads (GET /v2/orders/new, GET /v2/products/data): the serialised
+ * bytes per key (customer, channel, route and query) under the customer's version counter, which
+ * every write that can change such a read bumps in its own transaction (the orders and products
+ * repositories). A request reads the counter first (with its key, or one prepared, indexed query);
+ * why a hit is then never stale is in core/versioned-cache.ts. Bounded by bytes, gzip encodings
+ * included.
+ */
 export function createReadCache(maxBytes = 64 * 1024 * 1024): ReadCache {
-  type Entry = CachedRendering & { key: string; gzipBytes: number }
-  const entries = new Map<string, Entry>()
-  let bytes = 0
-  const remove = (key: string) => {
-    const entry = entries.get(key)
-    if (!entry) return
-    entries.delete(key)
-    bytes -= entry.body.length + entry.gzipBytes
-  }
-  const evict = () => {
-    while (bytes > maxBytes) {
-      const oldest = entries.keys().next().value
-      if (oldest === undefined) break
-      remove(oldest)
+  return createVersionedCache<CachedRendering, number>({
+    maxBytes,
+    sizeOf: (rendering) => rendering.body.length + rendering.gzipBytes,
+    // The counters only grow.
+    compareVersions: (a, b) => a - b
+  })
+}
+
+/** The gzip encoding of a rendering, compressed once (off the event loop) and kept with it. */
+export function gzipOf(cache: ReadCache, key: string, rendering: CachedRendering): Promise<Buffer> {
+  rendering.gzip ??= gzip(rendering.body).then(
+    (compressed) => {
+      rendering.gzipBytes = compressed.length
+      cache.resized(key, rendering)
+      return compressed
+    },
+    (error: unknown) => {
+      delete rendering.gzip
+      throw error
     }
-  }
-  return {
-    get(key, version) {
-      const entry = entries.get(key)
-      if (!entry) return undefined
-      if (entry.version !== version) {
-        // An older version can never be current again (counters only grow).
-        if (entry.version < version) remove(key)
-        return undefined
-      }
-      // Refresh recency: Map iteration order is insertion order.
-      entries.delete(key)
-      entries.set(key, entry)
-      return entry
-    },
-    set(key, version, body) {
-      const rendering: Entry = { key, version, body, gzipBytes: 0 }
-      const current = entries.get(key)
-      // A slow request must not replace a newer rendering with an older one.
-      if (current && current.version > version) return rendering
-      remove(key)
-      if (body.length > maxBytes / 4) return rendering
-      entries.set(key, rendering)
-      bytes += body.length
-      evict()
-      return rendering
-    },
-    gzipOf(rendering) {
-      const entry = rendering as Entry
-      entry.gzip ??= gzip(entry.body).then(
-        (compressed) => {
-          if (entries.get(entry.key) === entry) {
-            entry.gzipBytes = compressed.length
-            bytes += compressed.length
-            evict()
-          }
-          return compressed
-        },
-        (error: unknown) => {
-          delete entry.gzip
-          throw error
-        }
-      )
-      return entry.gzip
-    },
-    stats: () => ({ entries: entries.size, bytes })
-  }
+  )
+  return rendering.gzip
 }
 
 // Below this, compressing saves less than the header costs.
@@ -126,14 +67,14 @@ export async function sendCached(
   version: number,
   render: () => Promise<unknown>
 ): Promise<FastifyReply> {
-  let rendering = cache.get(key, version)
-  if (rendering === undefined) {
+  const rendering = await cache.get(key, version, async () => {
     const serialised = reply.serialize(await render())
-    rendering = cache.set(key, version, typeof serialised === 'string' ? Buffer.from(serialised) : Buffer.from(serialised as ArrayBuffer))
-  }
+    const body = typeof serialised === 'string' ? Buffer.from(serialised) : Buffer.from(serialised as ArrayBuffer)
+    return { body, gzipBytes: 0 }
+  })
   void reply.type(JSON_TYPE).header('vary', 'accept-encoding')
   if (rendering.body.length >= GZIP_MIN_BYTES && acceptsGzip(request.headers['accept-encoding'])) {
-    return reply.header('content-encoding', 'gzip').send(await cache.gzipOf(rendering))
+    return reply.header('content-encoding', 'gzip').send(await gzipOf(cache, key, rendering))
   }
   return reply.send(rendering.body)
 }

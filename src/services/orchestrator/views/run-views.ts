@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify'
+import { createVersionedCache } from '../../../core/versioned-cache.js'
 import type { RunControl } from '../engine/run-control.js'
 import type { OrchestratorRepositories } from '../state/repositories.js'
-import { createViewCache } from './view-cache.js'
 
 /** Renderings hold ages and "now" (heartbeat age, run duration, updatedAt): re-rendered at least this often. */
 export const VIEW_MAX_AGE_MS = 1000
@@ -39,7 +39,11 @@ export interface RunViewsDeps {
  */
 export function createRunViews(deps: RunViewsDeps) {
   const repos = deps.repositories
-  const cache = createViewCache({ maxAgeMs: VIEW_MAX_AGE_MS, maxEntries: MAX_VIEWS, now: () => deps.clock().getTime() })
+  const cache = createVersionedCache<Buffer, string>({
+    maxAgeMs: VIEW_MAX_AGE_MS,
+    maxEntries: MAX_VIEWS,
+    now: () => deps.clock().getTime()
+  })
 
   async function readRevision(): Promise<string> {
     const read = await repos.views.revisionOf(deps.projectId)

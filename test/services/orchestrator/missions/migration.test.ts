@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, test } from 'node:test'
 import { migrateToLatest } from '../../../../src/core/db/migrations.js'
 import type { OrchestratorDb } from '../../../../src/services/orchestrator/state/db.js'
-import { orchestratorMigrations } from '../../../../src/services/orchestrator/state/migrations.js'
+import { orchestratorMigrations } from '../../../../src/services/orchestrator/migrations/index.js'
 import { createOrchestratorRepositories } from '../../../../src/services/orchestrator/state/repositories.js'
 import { createTestDatabase } from '../../../helpers/db.js'
 

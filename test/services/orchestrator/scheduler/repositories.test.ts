@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { createTestDatabase, type TestDatabase } from '../../../helpers/db.js'
-import { orchestratorMigrations } from '../../../../src/services/orchestrator/state/migrations.js'
+import { orchestratorMigrations } from '../../../../src/services/orchestrator/migrations/index.js'
 import type { OrchestratorDb } from '../../../../src/services/orchestrator/state/db.js'
 import { createOrchestratorRepositories, type OrchestratorRepositories } from '../../../../src/services/orchestrator/state/repositories.js'
 import { plannedTaskOf, processesOf } from '../../../../src/services/orchestrator/state/domain.js'

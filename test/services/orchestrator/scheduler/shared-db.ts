@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { openDatabase, type Database } from '../../../../src/core/db/database.js'
 import { migrateToLatest } from '../../../../src/core/db/migrations.js'
-import { orchestratorMigrations } from '../../../../src/services/orchestrator/state/migrations.js'
+import { orchestratorMigrations } from '../../../../src/services/orchestrator/migrations/index.js'
 import { createTestDatabase } from '../../../helpers/db.js'
 
 /**

@@ -4,7 +4,7 @@ import { invalid, marketplaceError, uniqueViolationAs } from '../../errors.js'
 import { requireChannel, type Principal } from '../keys/keys.service.js'
 import type { OfferAckBody, ProductDataAckBody } from './products.schemas.js'
 import type { ChangeList } from './products.repository.js'
-import type { ProductsServiceDeps } from './products.service.js'
+import type { ProductsServiceDeps } from './products.deps.js'
 
 /** The channel side of the products service: change lists, offers and their acknowledgements. */
 export function createProductSync({ products, now }: ProductsServiceDeps) {

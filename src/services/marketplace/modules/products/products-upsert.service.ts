@@ -5,7 +5,7 @@ import { invalid, marketplaceError, uniqueViolationAs } from '../../errors.js'
 import { optionalCents } from '../../money.js'
 import { requireMerchant, type Principal } from '../keys/keys.service.js'
 import type { ChildProductRequest, ProductRequest, UpsertProductsBody } from './products.schemas.js'
-import type { ProductsServiceDeps } from './products.service.js'
+import type { ProductsServiceDeps } from './products.deps.js'
 
 type Request = Static<typeof ProductRequest> | Static<typeof ChildProductRequest>
 interface Entry {

@@ -1,4 +1,4 @@
-import type { MarketplaceCompat } from '../../app.js'
+import type { MarketplaceCompat } from '../../config.js'
 import type { ProductRow } from '../../db.js'
 import { fromCents } from '../../money.js'
 import { numberOrNull, parseStored, stringOrNull, type StoredJson } from '../../stored-json.js'

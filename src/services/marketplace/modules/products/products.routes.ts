@@ -1,6 +1,6 @@
 import type { App } from '../../../../core/http/server.js'
 import type { ApiKeyGuard } from '../../http/api-key.js'
-import type { MarketplaceCompat } from '../../app.js'
+import type { MarketplaceCompat } from '../../config.js'
 import { moveAliasInEach } from '../../http/aliases.js'
 import { Collection, done, EmptyEnvelope, errorResponses, ok, page, security, Single } from '../../http/envelope.js'
 import { RefParams } from '../../http/fields.js'

@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import type { MarketplaceCompat } from '../../app.js'
+import type { MarketplaceCompat } from '../../config.js'
 import { Collection, EnvelopeFields, Single } from '../../http/envelope.js'
 import { Enum, ExtraData, Money, Nullable, Rate, Ref, Text } from '../../http/fields.js'
 

@@ -1,13 +1,8 @@
 import { marketplaceError } from '../../errors.js'
 import { requireMerchant, type Principal } from '../keys/keys.service.js'
-import type { ProductsRepository } from './products.repository.js'
+import type { ProductsServiceDeps } from './products.deps.js'
 import { createProductSync } from './products-sync.service.js'
 import { createProductUpsert } from './products-upsert.service.js'
-
-export interface ProductsServiceDeps {
-  products: ProductsRepository
-  now: () => string
-}
 
 const productNotFound = (reference: string) =>
   marketplaceError('MARKETPLACE_PRODUCT_NOT_FOUND', `No product has the MerchantProductReference ${JSON.stringify(reference)}.`)

@@ -16,7 +16,7 @@ import {
 import { CURSOR_PREFIX, DETAIL_PREFIX, type TokenSealer } from './opaque-token.js'
 import { assemblePage, candidateDigestOf, entryWire, type AssembledPage } from './page.js'
 import { parseMemoryQuery, type MemoryQueryParams, type ParsedMemoryQuery, type QueryValue } from './query.js'
-import { createLru } from '../../../../core/lru.js'
+import { createVersionedCache } from '../../../../core/versioned-cache.js'
 
 export interface MemoryReadDeps {
   repository: MemoryRepository
@@ -56,11 +56,17 @@ const isInteger = (value: unknown): value is number => typeof value === 'number'
 export function createMemoryReadService(deps: MemoryReadDeps) {
   const { repository, sealer } = deps
   const baseLimits = deps.limits ?? DEFAULT_READ_LIMITS
-  const pages = deps.cachedPages ? createLru<string, CachedPage>(deps.cachedPages) : null
   // A page is kept from its second read on, so a stream of one-off queries (a scan, or a client
-  // varying its query) does not evict the pages that are read again.
-  const pagesSeen = deps.cachedPages ? createLru<string, true>(deps.cachedPages * 16) : null
-  const readsInFlight = new Map<string, { version: string; page: Promise<CachedPage | null> }>()
+  // varying its query) does not evict the pages that are read again; it is kept under the version
+  // read with it (in the same statement), and a failed read (null) is not kept.
+  const pages = deps.cachedPages
+    ? createVersionedCache<CachedPage | null, string>({
+        maxEntries: deps.cachedPages,
+        keepFromSecondComputation: true,
+        keep: (page) => page !== null,
+        versionOf: (page) => page!.version
+      })
+    : null
 
   // Requests of one scope share version reads: at most one runs at a time, and every request that
   // arrives meanwhile waits for the next one, which starts when the running one ends (or, when none
@@ -139,29 +145,9 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
         deps.onQueryFailed?.(error)
         return hold('QUERY_FAILED', consumer, scope)
       }
-      const kept = pages.get(pageKey)
-      if (kept !== undefined && kept.version === version) {
-        read = kept
-      } else {
-        // Callers that miss the same page at the same version wait for one read (after a write, a busy scope would
-        // otherwise rank it once per caller).
-        const flight = readsInFlight.get(pageKey)
-        if (flight !== undefined && flight.version === version) {
-          read = await flight.page
-        } else {
-          const page = readPage(scope, consumer, parsed, limits, digests, offset)
-          readsInFlight.set(pageKey, { version, page })
-          try {
-            read = await page
-          } finally {
-            if (readsInFlight.get(pageKey)?.page === page) readsInFlight.delete(pageKey)
-          }
-          if (read !== null) {
-            if (pagesSeen!.get(pageKey)) pages.set(pageKey, read)
-            else pagesSeen!.set(pageKey, true)
-          }
-        }
-      }
+      // Callers that miss the same page at the same version wait for one read (after a write, a busy scope would
+      // otherwise rank it once per caller).
+      read = await pages.get(pageKey, version, () => readPage(scope, consumer, parsed, limits, digests, offset))
     } else {
       read = await readPage(scope, consumer, parsed, limits, digests, offset)
     }
