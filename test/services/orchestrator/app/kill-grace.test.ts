@@ -1,19 +1,14 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import { isProcessAlive } from '../../../../src/services/orchestrator/engine/process-group.js'
 import { eventually, startOrchestrator } from '../../../helpers/orchestrator.js'
 
 /** An agent whose whole process group ignores SIGTERM: only the SIGKILL after the grace period ends it. */
 const STUBBORN = { kind: 'command', argv: ['/bin/sh', '-c', "trap '' TERM; echo started; sleep 60"] }
 const GRACE_SECONDS = 1
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
+/** A zombie is dead: where the init process does not reap, signal 0 would still find it. */
+const alive = isProcessAlive
 
 test('orphan reconciliation by the server waits engine.kill_grace_seconds (not a fixed 5 s) before SIGKILL', async () => {
   const orch = await startOrchestrator({
