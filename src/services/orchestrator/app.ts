@@ -98,7 +98,15 @@ export async function buildOrchestratorApp(options: OrchestratorHttpOptions): Pr
   })
 
   // No terminal transport is served yet (its routes answer 404), so health must not advertise one.
-  await app.register(healthRoutes({ version: options.version, projectRoot: o.projectRoot, terminalEnabled: false, clock: options.clock }))
+  await app.register(
+    healthRoutes({
+      version: options.version,
+      projectRoot: o.projectRoot,
+      terminalEnabled: false,
+      clock: options.clock,
+      checkDatabase: o.checkDatabase
+    })
+  )
   await app.register(controlRoutes({ engine: o.engine, projectConfig: o.projectConfig }))
   await app.register(statusRoutes({ status: o.status, views: o.views }))
   await app.register(taskRoutes({ tasks: o.tasks, views: o.views }))

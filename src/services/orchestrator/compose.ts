@@ -7,6 +7,7 @@
 import os from 'node:os'
 import path from 'node:path'
 import type { Database } from '../../core/db/database.js'
+import { databaseHealthCheck } from '../../core/http/plugins/database-health.js'
 import type { Logger } from '../../core/logger.js'
 import type { Platform } from '../../core/platform.js'
 import { createTaskApprovalGate } from './engine/approval-gate.js'
@@ -195,6 +196,9 @@ export async function createOrchestrator(deps: OrchestratorDeps) {
       },
       writes: createMemoryWriteService(memoryRepository)
     },
+
+    /** One round trip to the database; throws while it cannot be reached (health reports it). */
+    checkDatabase: databaseHealthCheck(deps.database.db),
 
     /** Closes past-due approval requests, then settles submissions whose request another process closed. */
     async sweepApprovals(): Promise<number> {

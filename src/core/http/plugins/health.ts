@@ -12,7 +12,7 @@ export interface HealthOptions {
 }
 
 /** Seconds a client (or load balancer) is told to wait before asking again while unhealthy. */
-const RETRY_AFTER_SECONDS = 5
+export const RETRY_AFTER_SECONDS = 5
 
 /**
  * GET /health: liveness plus whatever the service checks (its database, usually). While a
@@ -46,7 +46,8 @@ export function health(app: App, options: HealthOptions): void {
   )
 }
 
-async function withTimeout(check: Promise<void>, ms: number): Promise<void> {
+/** Rejects when `check` has not settled within `ms`. */
+export async function withTimeout(check: Promise<void>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => reject(new Error(`health check timed out after ${ms} ms`)), ms)

@@ -30,3 +30,34 @@ test('JSON answers carry the reference security headers, HSTS and X-XSS-Protecti
     assert.equal(response.headers['x-xss-protection'], '0', url)
   }
 })
+
+test('health: 503 naming the database while it cannot be reached; the details stay with loopback callers', async () => {
+  const orch = await startOrchestrator()
+  assert.equal((await orch.call('GET', '/health', undefined, { authorization: '' })).status, 200)
+  const close = orch.database.close.bind(orch.database)
+  await close()
+  orch.database.close = async () => {}
+  for (const url of ['/health', '/api/health']) {
+    const down = await orch.call('GET', url, undefined, { authorization: '' })
+    assert.equal(down.status, 503, `${url}: ${down.body}`)
+    assert.equal(down.headers['retry-after'], '5')
+    assert.equal(down.json.status, 'unavailable')
+    assert.deepEqual(down.json.down, ['database'])
+    assert.match(down.json.reason, /^database unreachable: \S/)
+    assert.equal(down.json.pid, process.pid)
+  }
+  const remote = await orch.app.inject({ url: '/health', remoteAddress: '203.0.113.9' })
+  assert.equal(remote.statusCode, 503)
+  assert.deepEqual(Object.keys(remote.json()).sort(), ['down', 'reason', 'status', 'timestamp'])
+  assert.equal(remote.json().reason, 'database unreachable')
+})
+
+test('health: a caller with Origin: null (a file page, or any sandboxed iframe) can read health but gets no process details', async () => {
+  const orch = await startOrchestrator()
+  const response = await orch.app.inject({ url: '/health', headers: { origin: 'null' } })
+  assert.equal(response.statusCode, 200)
+  assert.equal(response.headers['access-control-allow-origin'], 'null')
+  assert.deepEqual(Object.keys(response.json()).sort(), ['status', 'timestamp'])
+  const local = await orch.app.inject({ url: '/health', headers: { origin: 'http://127.0.0.1:5173' } })
+  assert.equal(local.json().pid, process.pid)
+})
