@@ -59,9 +59,14 @@ test('a permission request whose input nests deeper than 64 levels is a 400 and 
   assert.equal((await orch.call('POST', '/api/approvals/requests', { toolName: 'Bash', input: ok })).status, 201)
 })
 
-test('reads: 400 for a malformed id, 404 for an unknown one, history filters and paginates', async () => {
+test('reads: 400 for a malformed id, 404 for an unknown well-formed one (dotted too), history filters and paginates', async () => {
   const orch = await startWithApprovals()
-  assert.equal((await orch.call('GET', '/api/approvals/nope')).status, 400)
+  for (const id of ['nope', 'does-not-exist', 'req.2026.11.26', 'a_b-c.d']) {
+    assert.deepEqual([id, (await orch.call('GET', `/api/approvals/${id}`)).status], [id, 404])
+  }
+  for (const id of ['a..b', '.hidden', 'a%2Fb', 'a%20b', 'x'.repeat(129)]) {
+    assert.deepEqual([id, (await orch.call('GET', `/api/approvals/${id}`)).status], [id, 400])
+  }
   assert.equal((await orch.call('GET', '/api/approvals/apr_unknown123')).status, 404)
   assert.deepEqual((await orch.call('GET', '/api/approvals/apr_unknown123')).json, { error: 'Approval request not found' })
   assert.equal((await orch.call('GET', '/api/approvals/history?limit=0')).status, 400)
@@ -100,7 +105,8 @@ test('the decision route: 403 while approval.api_decide is off (the default), be
   assert.match(refused.json.error, /quartet approvals decide/)
   assert.equal((await decide(orch, entry.request.id, { nonsense: true })).status, 403)
   assert.equal((await decide(orch, 'bad id', { decision: 'allow' })).status, 400)
-  assert.equal((await decide(orch, 'apr-bad', { decision: 'allow' })).status, 400)
+  assert.equal((await decide(orch, 'a..b', { decision: 'allow' })).status, 400)
+  assert.equal((await decide(orch, 'does-not-exist', { decision: 'allow' })).status, 403)
   assert.equal((await orch.call('GET', `/api/approvals/${entry.request.id}`)).json.category, 'pending')
 })
 
@@ -116,6 +122,8 @@ test(
     const extra = await decide(orch, request.id, { decision: 'allow', decidedBy: 'someone-else' }, 'k1')
     assert.deepEqual([extra.status, extra.json.error], [400, 'body must NOT have additional properties: decidedBy'])
     assert.equal((await decide(orch, 'apr_unknown123', { decision: 'allow' }, 'k1')).status, 404)
+    assert.equal((await decide(orch, 'does-not-exist', { decision: 'allow' }, 'k1')).status, 404)
+    assert.equal((await decide(orch, 'req.2026.11.26', { decision: 'allow' }, 'k1')).status, 404)
     assert.equal((await orch.call('GET', `/api/approvals/${request.id}`)).json.category, 'pending')
 
     const first = await decide(orch, request.id, { decision: 'deny', reason: 'too risky' }, 'k1')

@@ -23,8 +23,12 @@ import { renderEntry, renderHistoryEntry, type ApprovalEntryView, type ApprovalH
 // One masking for every approval request (process submissions' too).
 export { maskArguments, maskText } from './masking.js'
 
-// `apr-…` ids were given by the process module's former store; its rows now live here.
-export const APPROVAL_ID = /^apr[_-][A-Za-z0-9_-]{8,64}$/
+/**
+ * A well-formed id: what could name a request (ours are `apr_…`/`apr-…`, other writers' may be
+ * dotted). A well-formed id nobody issued is unknown (404), as in the original; only ids that
+ * could not name anything (separators, `..`, control bytes, over 128 characters) are invalid (400).
+ */
+export const APPROVAL_ID = /^(?!.*\.\.)[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/
 export { TTL_EXPIRE_CHANNEL } from '../../state/domain.js'
 const POLL_MS = 200
 
