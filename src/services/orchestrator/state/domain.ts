@@ -132,11 +132,17 @@ export type ExecutionStatus = 'pending' | 'running' | 'parked' | 'done' | 'faile
 
 export type ExecutionKind = 'task' | 'sprint' | 'process' | 'capability'
 
+/** What a capability submission asks for: `erp.read`, optionally through a named connector. */
+export interface CapabilityTarget {
+  capability: string
+  connector?: string
+}
+
 /** A process submission as stored: the client's fields after validation, with server-stamped identity. */
 export interface SubmissionRequest {
   description: string
   kind: ExecutionKind
-  capabilityTarget?: string
+  capabilityTarget?: CapabilityTarget
   steps?: string[]
   scopeDir?: string
   actor: string
@@ -329,7 +335,7 @@ export function toExecution(row: ExecutionRow): Execution {
     origin: row.origin,
     kind: row.kind,
     title: row.title,
-    request: JSON.parse(row.request) as SubmissionRequest,
+    request: submissionRequestOf(row.request),
     effectClass: row.effect_class,
     status: row.status as ExecutionStatus,
     reason: row.reason,
@@ -443,4 +449,11 @@ export function metadataOf(entry: Pick<MemoryEntry, 'metadata'>): Record<string,
   } catch {
     return {}
   }
+}
+
+/** Rows written before targets were objects hold the capability as a plain string. */
+function submissionRequestOf(json: string): SubmissionRequest {
+  const request = JSON.parse(json) as Omit<SubmissionRequest, 'capabilityTarget'> & { capabilityTarget?: CapabilityTarget | string }
+  const target = request.capabilityTarget
+  return typeof target === 'string' ? { ...request, capabilityTarget: { capability: target } } : (request as SubmissionRequest)
 }

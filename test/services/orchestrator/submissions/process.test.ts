@@ -188,6 +188,24 @@ test('a capability under the default policy fails at once: no connector exists',
   assert.deepEqual([mission.json.status, mission.json.items[0].renderAs, mission.json.lastResult.ok], ['failed', 'action', false])
 })
 
+test("capabilityTarget as an object {capability, connector} (as the original's clients send it) parks for approval", async () => {
+  const orch = await startOrchestrator({ config: CONFIG })
+  const answer = await orch.call('POST', '/api/process/submit', {
+    description: 'Read the open invoices',
+    capabilityTarget: { capability: 'erp.read', connector: 'sap' }
+  })
+  assert.equal(answer.status, 202, answer.body)
+  assert.equal(answer.json.status, 'pending-approval')
+  const request = (await rpc(orch, 'approval.list', { scopeId: answer.json.executionId })).json.result.approvals[0]
+  assert.deepEqual(request.maskedArgs.capabilityTarget, { capability: 'erp.read', connector: 'sap' })
+  await rpc(orch, 'approval.decide', { requestId: answer.json.approvalId, decision: 'allow' })
+  const failed = await orch.call('GET', `/api/process/status/${answer.json.executionId}`)
+  assert.deepEqual(
+    [failed.json.kind, failed.json.status, failed.json.lastResult.reason],
+    ['capability', 'failed', 'no connector for capability erp.read (connector sap is not configured)']
+  )
+})
+
 test('invalid submissions answer 400 and write nothing', async () => {
   const orch = await startOrchestrator({ config: CONFIG })
   const before = await snapshotTables(orch.database, 'orch_')
@@ -200,7 +218,11 @@ test('invalid submissions answer 400 and write nothing', async () => {
     { description: 'x', kind: 'job' },
     { description: 'x', processRef: 'p.json' },
     { description: 'x', scopeDir: '../outside' },
-    { description: 'x', scopeDir: '/etc' }
+    { description: 'x', scopeDir: '/etc' },
+    { description: 'x', capabilityTarget: {} },
+    { description: 'x', capabilityTarget: { capability: '  ' } },
+    { description: 'x', capabilityTarget: ' ' },
+    { description: 'x', capabilityTarget: ['erp.read'] }
   ]) {
     const answer = await orch.call('POST', '/api/process/submit', body)
     assert.equal(answer.status, 400, `${JSON.stringify(body)} → ${answer.body}`)

@@ -6,7 +6,7 @@
 import type { EngineService } from '../../engine/engine.service.js'
 import { orchestratorError } from '../../errors.js'
 import { ENGINE_PRINCIPAL } from '../../principal.js'
-import type { ExecutionKind, SubmissionRequest } from '../../state/domain.js'
+import type { CapabilityTarget, ExecutionKind, SubmissionRequest } from '../../state/domain.js'
 import type { OrchestratorRepositories } from '../../state/repositories.js'
 
 export type { ExecutionKind } from '../../state/domain.js'
@@ -100,6 +100,8 @@ export function createRunStarter(deps: RunStarterDeps) {
 }
 export type RunStarter = ReturnType<typeof createRunStarter>
 
-export function capabilityFailure(target: string | undefined): string {
-  return `no connector for capability ${target ?? '(none named)'}`
+export function capabilityFailure(target: CapabilityTarget | undefined): string {
+  if (target === undefined) return 'no connector for capability (none named)'
+  const via = target.connector !== undefined ? ` (connector ${target.connector} is not configured)` : ''
+  return `no connector for capability ${target.capability}${via}`
 }

@@ -7,7 +7,18 @@ const Kind = Type.Union([Type.Literal('task'), Type.Literal('sprint'), Type.Lite
 export const SubmitBody = Type.Object({
   description: Type.String({ minLength: 1, maxLength: 20_000 }),
   kind: Type.Optional(Kind),
-  capabilityTarget: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  capabilityTarget: Type.Optional(
+    Type.Union([
+      Type.String({ minLength: 1, maxLength: 200 }),
+      Type.Object(
+        {
+          capability: Type.String({ minLength: 1, maxLength: 200 }),
+          connector: Type.Optional(Type.String({ minLength: 1, maxLength: 200 }))
+        },
+        { additionalProperties: false }
+      )
+    ])
+  ),
   steps: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 20_000 }), { maxItems: 50 })),
   processRef: Type.Optional(Type.String({ maxLength: 1000 })),
   scopeDir: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),

@@ -11,7 +11,7 @@ import { orchestratorError } from '../../errors.js'
 import type { AccessPolicy } from '../../policy.js'
 import type { Principal } from '../../principal.js'
 import type { ProjectConfigSource } from '../../project/config-source.js'
-import type { ExecutionStatus, SubmissionRequest } from '../../state/domain.js'
+import type { CapabilityTarget, ExecutionStatus, SubmissionRequest } from '../../state/domain.js'
 import type { OrchestratorRepositories } from '../../state/repositories.js'
 import type { ApprovalRequests } from './approval-requests.js'
 import { classify, decide, riskOf, type EffectClass } from './effect-policy.js'
@@ -34,7 +34,8 @@ export interface SubmissionsDeps {
 export interface SubmitInput {
   description: string
   kind?: ExecutionKind | undefined
-  capabilityTarget?: string | undefined
+  /** A capability name, or `{capability, connector}` as the original's clients send it. */
+  capabilityTarget?: string | CapabilityTarget | undefined
   steps?: string[] | undefined
   scopeDir?: string | undefined
   processRef?: string | undefined
@@ -74,7 +75,7 @@ export function createSubmissionsService(deps: SubmissionsDeps) {
     return {
       description: input.description,
       kind,
-      ...(input.capabilityTarget !== undefined ? { capabilityTarget: input.capabilityTarget } : {}),
+      ...(input.capabilityTarget !== undefined ? { capabilityTarget: targetOf(input.capabilityTarget) } : {}),
       ...(kind === 'process' ? { steps: input.steps! } : {}),
       ...(input.scopeDir !== undefined ? { scopeDir: input.scopeDir } : {}),
       actor: principal.id,
@@ -235,3 +236,9 @@ export function createSubmissionsService(deps: SubmissionsDeps) {
   }
 }
 export type SubmissionsService = ReturnType<typeof createSubmissionsService>
+
+function targetOf(input: string | CapabilityTarget): CapabilityTarget {
+  const capability = typeof input === 'string' ? input : input.capability
+  if (capability.trim() === '') throw orchestratorError('VALIDATION_FAILED', 'capabilityTarget.capability must name a capability')
+  return typeof input !== 'string' && input.connector !== undefined ? { capability, connector: input.connector } : { capability }
+}
