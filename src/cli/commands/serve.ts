@@ -6,6 +6,7 @@ import type { App } from '../../core/http/server.js'
 import { createServiceContext } from '../../core/service-context.js'
 import { configFragments, loadService, serviceRegistry } from '../registry.js'
 import { loadConfigOrExit, openMigratedDatabase } from '../runtime.js'
+import { describePortHolder } from './port-holder.js'
 import { diagnostics, serveOutput, type Listener } from './serve-output.js'
 
 interface ServeOptions {
@@ -120,7 +121,9 @@ async function serve(names: string[], options: ServeOptions): Promise<void> {
       await app.listen({ host: config.host, port })
     } catch (error) {
       await app.close().catch(() => undefined)
-      return fail(`${name}: cannot listen on ${config.host}:${port}: ${(error as Error).message}`, {
+      const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
+      const holder = inUse ? `: ${await describePortHolder(config.host, port)}` : ''
+      return fail(`${name}: cannot listen on ${config.host}:${port}: ${(error as Error).message}${holder}`, {
         service: name,
         host: config.host,
         port

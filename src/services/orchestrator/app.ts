@@ -24,7 +24,7 @@ import { statusRoutes } from './modules/status/status.routes.js'
 import { submissionRoutes } from './modules/submissions/submissions.routes.js'
 import { taskRoutes } from './modules/tasks/tasks.routes.js'
 import { tokenPrincipal } from './principal.js'
-import type { ResolvedApiToken } from './runtime/api-token.js'
+import { forgetMintedToken, type ResolvedApiToken } from './runtime/api-token.js'
 import { removeHandshake, writeHandshake } from './runtime/handshake.js'
 import { streamRoutes } from './streams/streams.routes.js'
 
@@ -134,7 +134,9 @@ export async function buildOrchestratorApp(options: OrchestratorHttpOptions): Pr
     onError: (error) => logger.warn({ err: error }, 'orchestrator: approval expiry sweep failed')
   })
 
+  let listened = false
   app.addHook('onListen', (done) => {
+    listened = true
     const address = app.server.address() as AddressInfo | null
     if (address) {
       writeHandshake({
@@ -148,6 +150,9 @@ export async function buildOrchestratorApp(options: OrchestratorHttpOptions): Pr
     done()
   })
   app.addHook('onClose', (_instance, done) => {
+    // A server that never listened (its port was taken) leaves no fresh token behind: the next
+    // command would read it and present it to whichever server does hold the port.
+    if (!listened && token.source === 'minted') forgetMintedToken(token)
     removeHandshake(o.projectRoot)
     sweeper.stop()
     o.close()

@@ -113,3 +113,13 @@ export function resolveApiToken(options: ResolveApiTokenOptions): ResolvedApiTok
       `every /api request is refused until ${API_TOKEN_ENV} or api_auth_token is set`
   }
 }
+
+/** Removes a token this process minted, unless the file has meanwhile been replaced by another one. */
+export function forgetMintedToken(resolved: ResolvedApiToken): void {
+  if (resolved.source !== 'minted' || !resolved.file || !resolved.token) return
+  try {
+    if (fs.readFileSync(resolved.file, 'utf8').trim() === resolved.token) fs.rmSync(resolved.file, { force: true })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+  }
+}
