@@ -14,7 +14,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
-import { CLI, contextFor, cpuMs, median, serverEnv, startServer, stop, type RunningServer } from './harness.js'
+import { CLI, contextFor, cpuMs, median, serverEnv, startServer, stop, type Baseline, type RunningServer } from './harness.js'
 import type { HttpScenario, ServiceBench } from './types.js'
 
 const { values: options } = parseArgs({
@@ -38,10 +38,14 @@ if (!options.base) {
 const service = options.service
 const rate = Number(options.rate)
 const builds = { base: path.resolve(options.base, 'dist', 'cli', 'main.js'), this: CLI }
-const bench = ((await import(`./scenarios/${service}.js`)) as { bench: ServiceBench }).bench
+// Each contender loads the scenario module afresh (its own project directory and seeded state): two
+// orchestrators on one project would share its runtime files (API token, handshake).
+const loadBench = async (name: string) => ((await import(`./scenarios/${service}.js?contender=${name}`)) as { bench: ServiceBench }).bench
 
 interface Contender {
   name: string
+  /** Raw node:http servers a scenario's setup started (they would keep this process alive). */
+  referenceServers: Baseline[]
   server: RunningServer
   url: string
   scenario: HttpScenario
@@ -49,16 +53,18 @@ interface Contender {
 
 async function start(name: string, cli: string): Promise<Contender> {
   if (!fs.existsSync(cli)) throw new Error(`${cli} does not exist: build that checkout first (npm ci && npm run build)`)
+  const bench = await loadBench(name)
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `quartet-ab-${name}-`))
   const env = serverEnv({ LOG_LEVEL: 'warn', [`${service.toUpperCase()}_PORT`]: '0', ...(bench.env ?? {}) }, dataDir)
   const nodeFlags = options['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options['cpu-prof'], name)}`] : []
   const server = await startServer([service], env, 60_000, { cli, nodeFlags })
   const url = server.urls[service]!
-  const scenarios = (await bench.setup(contextFor(url, env, server.pid, [], cli))).filter(
+  const referenceServers: Baseline[] = []
+  const scenarios = (await bench.setup(contextFor(url, env, server.pid, referenceServers, cli))).filter(
     (s): s is HttpScenario => s.kind === 'http' && s.url === undefined && s.name.includes(options.route)
   )
   if (scenarios.length === 0) throw new Error(`no HTTP scenario of ${service} has "${options.route}" in its name`)
-  return { name, server, url, scenario: scenarios[0] as HttpScenario }
+  return { name, referenceServers, server, url, scenario: scenarios[0] as HttpScenario }
 }
 
 async function round(contender: Contender, seconds: number): Promise<number> {
@@ -102,5 +108,8 @@ try {
   )
   console.log(`this / base, CPU per request: median of pairs ${median(ratios).toFixed(3)}, geometric mean ${geomean.toFixed(3)}`)
 } finally {
-  for (const { server } of contenders) await stop(server.child)
+  for (const { server, referenceServers } of contenders) {
+    await stop(server.child)
+    for (const reference of referenceServers) await stop(reference.child)
+  }
 }

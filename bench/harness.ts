@@ -228,11 +228,18 @@ export function serverEnv(extra: Record<string, string>, dataDir: string): Recor
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     QUARTET_DATA_DIR: dataDir,
+    // Free ports for every service, so a bench never needs (or collides with) the defaults an
+    // `npm start` in another terminal holds.
+    ORCHESTRATOR_PORT: '0',
+    TRIPS_PORT: '0',
+    FEED_PORT: '0',
     FEED_CLIENT_PORT: '0',
+    MARKETPLACE_PORT: '0',
     ...extra
   }
   delete env.DATABASE_URL
   delete env.REDIS_URL
+  delete env.PORT
   // Output to a file is JSON lines by default; startServer reads them.
   delete env.QUARTET_LOG_FORMAT
   return env
@@ -275,4 +282,21 @@ export function cpuMs(pid: number): number {
 
 export function fmt(n: number, digits = 0): string {
   return Number.isFinite(n) ? n.toFixed(digits) : 'n/a'
+}
+
+/** A row a stand-alone script (bench/scripts.ts) hands to `npm run bench`. */
+export interface ScriptRow {
+  service: string
+  name: string
+  result: CustomResult
+}
+
+/**
+ * Hands a stand-alone script's rows to `npm run bench`, which starts it with BENCH_RESULT_FILE set;
+ * run by hand, the script only prints them.
+ */
+export function reportRows(rows: ScriptRow[]): void {
+  const file = process.env.BENCH_RESULT_FILE
+  if (file) fs.writeFileSync(file, JSON.stringify(rows))
+  for (const row of rows) console.log(`${row.name}: ${JSON.stringify(row.result.metrics)}`)
 }

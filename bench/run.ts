@@ -1,10 +1,11 @@
 /**
- * npm run bench [-- service…]
+ * npm run bench [-- --only name,name…]   (names: services and bench/scripts.ts ids; bare names work too)
  *
  * Measures a raw node:http JSON hello-world baseline and then each service's hot paths with
  * autocannon, in the same run on the same machine, and writes docs/benchmarks.md with every
  * figure also as a ratio of the baseline. Each service runs as the real built CLI
- * (`node dist/cli/main.js serve <service>`) on a fresh SQLite data dir.
+ * (`node dist/cli/main.js serve <service>`) on a fresh SQLite data dir. Then the stand-alone
+ * scripts of bench/scripts.ts (MCP start-up, dashboards, terminal, …), one section each.
  */
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -31,6 +32,7 @@ import {
   type HttpRow,
   type MemoryRow
 } from './harness.js'
+import { SCRIPTS, runScript, scriptSections, type ScriptOutcome } from './scripts.js'
 import type { CustomResult, HttpScenario, ServiceBench } from './types.js'
 import { USERS_RUN, benchUsersRun, usersRunSection, type KeptRow } from './users-run.js'
 
@@ -117,28 +119,8 @@ function targetText(target: HttpScenario['target']): string {
   return parts.join(', ')
 }
 
-async function main() {
-  const wanted = process.argv.slice(2)
-  const scenarioDir = path.join(root, 'bench', 'scenarios')
-  const benches: ServiceBench[] = []
-  for (const file of fs
-    .readdirSync(scenarioDir)
-    .filter((f) => f.endsWith('.ts'))
-    .sort()) {
-    const mod = (await import(path.join(scenarioDir, file))) as { bench?: ServiceBench }
-    if (mod.bench && (wanted.length === 0 || wanted.includes(mod.bench.service))) benches.push(mod.bench)
-  }
-  if (benches.length === 0) throw new Error(`no benchmark matches ${wanted.join(', ') || '(all)'}`)
-
-  if (process.env.BENCH_SKIP_BUILD !== '1') {
-    console.log('building dist/ …')
-    const build = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
-      cwd: root,
-      stdio: 'inherit'
-    })
-    if (build.status !== 0) process.exit(build.status ?? 1)
-  }
-
+/** The baseline, every service's HTTP rows, the users-run table, memory and the services' custom rows. */
+async function httpSections(benches: ServiceBench[]): Promise<string[]> {
   console.log(`baseline (raw node:http, ${CONNECTIONS} connections, ${DURATION} s) …`)
   const baseServer = await startBaseline()
   const first = await measureBaseline(baseServer)
@@ -163,12 +145,7 @@ async function main() {
   const sorted = [...baselines].sort((a, b) => a - b)
   const spread = `${fmt(sorted[0] ?? NaN)}–${fmt(sorted[sorted.length - 1] ?? NaN)}`
 
-  const cpu = os.cpus()[0]?.model ?? 'unknown CPU'
   const lines = [
-    '# Benchmarks',
-    '',
-    `Produced by \`npm run bench${wanted.length ? ` -- ${wanted.join(' ')}` : ''}\` on ${new Date().toISOString().slice(0, 10)}: ` +
-      `${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}.`,
     `Each row is autocannon against the built CLI (\`quartet serve <service>\`, embedded SQLite), ${CONNECTIONS} connections`,
     `unless noted, after a 2 s warm-up; the load generator runs on the same 2-core machine, as it does for the baseline.`,
     `This shared VM drifts by tens of percent within seconds (baseline rounds in this run: ${spread} req/s), so each row`,
@@ -208,7 +185,80 @@ async function main() {
       )
     }
   }
+  return lines
+}
+
+/** `--only a,b` (or `--only=a,b`) and bare names, all together: the services and scripts to run; empty = everything. */
+function parseSelection(argv: string[]): string[] {
+  const names: string[] = []
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string
+    const value = arg === '--only' ? argv[++i] : arg.startsWith('--only=') ? arg.slice('--only='.length) : arg
+    if (value === undefined) throw new Error('--only needs a list, e.g. --only orchestrator,dashboard')
+    names.push(...value.split(',').filter((name) => name !== ''))
+  }
+  return names
+}
+
+async function main() {
+  const wanted = parseSelection(process.argv.slice(2))
+  const scenarioDir = path.join(root, 'bench', 'scenarios')
+  const all: ServiceBench[] = []
+  for (const file of fs
+    .readdirSync(scenarioDir)
+    .filter((f) => f.endsWith('.ts'))
+    .sort()) {
+    const mod = (await import(path.join(scenarioDir, file))) as { bench?: ServiceBench }
+    if (mod.bench) all.push(mod.bench)
+  }
+  const known = [...all.map((b) => b.service as string), ...SCRIPTS.map((s) => s.id)]
+  const unknown = wanted.filter((name) => !known.includes(name))
+  if (unknown.length > 0) throw new Error(`no benchmark named ${unknown.join(', ')} (known: ${known.join(', ')})`)
+  const benches = all.filter((b) => wanted.length === 0 || wanted.includes(b.service))
+  const scripts = SCRIPTS.filter((s) => wanted.length === 0 || wanted.includes(s.id))
+  const runStarted = performance.now()
+
+  if (process.env.BENCH_SKIP_BUILD !== '1') {
+    console.log('building dist/ …')
+    const build = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
+      cwd: root,
+      stdio: 'inherit'
+    })
+    if (build.status !== 0) process.exit(build.status ?? 1)
+    // The dashboard script measures the built web bundle (dist/web/dashboard).
+    if (scripts.some((script) => script.id === 'dashboard')) {
+      const web = spawnSync(process.execPath, [path.join(root, 'scripts', 'build-web.mjs')], { cwd: root, stdio: 'inherit' })
+      if (web.status !== 0) process.exit(web.status ?? 1)
+    }
+  }
+
+  const lines = [
+    '# Benchmarks',
+    '',
+    `Produced by \`npm run bench${wanted.length ? ` -- --only ${wanted.join(',')}` : ''}\` on ${new Date().toISOString().slice(0, 10)}: ` +
+      `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}` +
+      ` (load average ${os.loadavg()[0]?.toFixed(1)} at the start).`
+  ]
+  if (benches.length > 0) lines.push(...(await httpSections(benches)))
+  const outcomes: ScriptOutcome[] = []
+  for (const script of scripts) {
+    console.log(`${script.id}: bench/${script.file} …`)
+    const outcome = await runScript(script)
+    outcomes.push(outcome)
+    for (const row of outcome.rows) console.log(`  ${row.name}: ${JSON.stringify(row.result.metrics)}`)
+    if (outcome.failure) console.log(`  not measured: ${outcome.failure}`)
+  }
+  if (outcomes.length > 0) {
+    lines.push(
+      '',
+      'The sections below come from stand-alone scripts (`bench/scripts.ts`), each run in its own process with the bounded',
+      'arguments shown, on the same machine right after the rows above.',
+      '',
+      ...scriptSections(outcomes)
+    )
+  }
   lines.push('', 'Where a target is missed, [performance.md](performance.md) explains what was measured and why.', '')
+  console.log(`bench took ${fmt((performance.now() - runStarted) / 1000)} s`)
   const output = lines.join('\n')
   if (wanted.length === 0) {
     fs.writeFileSync(path.join(root, 'docs', 'benchmarks.md'), output)

@@ -20,7 +20,22 @@ function find(dir) {
   return out
 }
 
-const files = explicit.length > 0 ? explicit : find(path.join(root, 'test')).sort()
+// Tests that need no second run per database or Node version (real agent CLIs, browsers, load-like
+// runs) live under test/agents/ or test/browser/ or carry the marker below in their first lines;
+// QUARTET_TEST_SCOPE=repeat (the PostgreSQL CI leg) leaves them out of a full run; =components (the Node 24
+// leg) also leaves out the end-to-end CLI tests under test/e2e/.
+const ONCE_MARKER = '@quartet-test-once'
+const runsOnce = (file) =>
+  file.includes(`${path.sep}test${path.sep}agents${path.sep}`) ||
+  file.includes(`${path.sep}test${path.sep}browser${path.sep}`) ||
+  fs.readFileSync(file, 'utf8').slice(0, 600).includes(ONCE_MARKER)
+const scope = process.env.QUARTET_TEST_SCOPE
+const repeatOnly = scope === 'repeat' || scope === 'components'
+const isE2e = (file) => file.includes(`${path.sep}test${path.sep}e2e${path.sep}`)
+const all = find(path.join(root, 'test')).sort()
+const files =
+  explicit.length > 0 ? explicit : repeatOnly ? all.filter((file) => !runsOnce(file) && !(scope === 'components' && isE2e(file))) : all
+if (repeatOnly && explicit.length === 0) console.log(`QUARTET_TEST_SCOPE=${scope}: ${all.length - files.length} test files left out`)
 if (files.length === 0) {
   console.error('no test files found')
   process.exit(1)
@@ -36,6 +51,7 @@ if (
 }
 
 const concurrency = process.env.TEST_CONCURRENCY ?? '2'
+console.error(`${files.length} test files, ${concurrency} at a time; progress on stderr`)
 // Every PostgreSQL schema this run creates carries the run id; they are dropped at the end.
 const run = `r${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`
 const result = spawnSync(
@@ -46,12 +62,19 @@ const result = spawnSync(
     'tsx',
     '--test',
     `--test-concurrency=${concurrency}`,
-    `--test-timeout=${process.env.TEST_TIMEOUT_MS ?? 180000}`,
+    `--test-timeout=${process.env.TEST_TIMEOUT_MS ?? 300000}`,
     '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    `--test-reporter=${path.join(root, 'scripts', 'progress-reporter.mjs')}`,
+    '--test-reporter-destination=stderr',
     ...flags,
     ...files
   ],
-  { stdio: 'inherit', cwd: root, env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', QUARTET_TEST_RUN: run } }
+  {
+    stdio: 'inherit',
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', QUARTET_TEST_RUN: run, QUARTET_TEST_FILES: String(files.length) }
+  }
 )
 
 if (process.env.DATABASE_URL) {

@@ -139,11 +139,13 @@ export const bench: ServiceBench = {
     const token = fs.readFileSync(path.join(project, '.quartet', 'runtime', 'api-token'), 'utf8').trim()
     await api(baseUrl, token, 'POST', '/api/plan', { directive: directives(TASKS) })
     const headers = { authorization: `Bearer ${token}` }
+    // The same /api/tasks answer served by raw node:http: what this machine can move of a response that size.
+    // Read before the minute of seeding below: a keep-alive connection idle that long may be closed by the server
+    // just as fetch reuses it ("other side closed").
+    const tasksBytes = Buffer.from(await (await fetch(`${baseUrl}/api/tasks`, { headers })).arrayBuffer())
     // Through the repository, into the database the server reads (its SQLite file; WAL lets both open it).
     const seeded = await seedMemory({ sqlitePath: path.join(env.QUARTET_DATA_DIR!, 'quartet.db'), projectRoot: project })
     const memoryQuery = new URLSearchParams({ v: '1', q: MEMORY_QUERY }).toString()
-    // The same /api/tasks answer served by raw node:http: what this machine can move of a response that size.
-    const tasksBytes = Buffer.from(await (await fetch(`${baseUrl}/api/tasks`, { headers })).arrayBuffer())
     const tasksReplay = await replayServer(tasksBytes)
     return [
       {

@@ -7,6 +7,18 @@ import { createLogger } from '../core/logger.js'
 import type { CliRuntime } from '../core/service.js'
 import { allMigrationSets } from './registry.js'
 
+/**
+ * A project named with --project (or QUARTET_PROJECT) keeps its data in <project>/.quartet unless a
+ * data dir is given: a server started from another directory then opens the same database as the
+ * CLI run inside the project, instead of one in its own working directory.
+ */
+export function withProjectDataDir(overrides: ConfigOverrides, env: NodeJS.ProcessEnv = process.env): ConfigOverrides {
+  if (overrides.QUARTET_DATA_DIR !== undefined || env.QUARTET_DATA_DIR !== undefined) return overrides
+  const project = overrides.QUARTET_PROJECT ?? env.QUARTET_PROJECT
+  if (project === undefined) return overrides
+  return { ...overrides, QUARTET_DATA_DIR: path.join(path.resolve(String(project)), '.quartet') }
+}
+
 /** Loads config (base settings plus the given services' fragments) or exits with the one message listing every bad key. */
 export function loadConfigOrExit(
   overrides: ConfigOverrides = {},
@@ -16,7 +28,7 @@ export function loadConfigOrExit(
   }
 ): Config {
   try {
-    return loadConfig(process.env, overrides, fragments)
+    return loadConfig(process.env, withProjectDataDir(overrides), fragments)
   } catch (error) {
     if (error instanceof ConfigError) {
       report(error)

@@ -1,4 +1,6 @@
 import pino, { type Logger } from 'pino'
+import pretty from 'pino-pretty'
+import { redactServerSecrets } from './http/redact-url.js'
 
 export type { Logger }
 
@@ -11,6 +13,9 @@ const BUFFER_BYTES = 16384
 const MAX_WRITE_BYTES = 65536
 
 export type LogFormat = 'json' | 'pretty'
+
+/** Every line passes here last: the exact values of this server's own secrets never reach the output. */
+const hooks = { streamWrite: redactServerSecrets }
 
 /**
  * The format of one output stream: the requested one (QUARTET_LOG_FORMAT, --log-format) when it
@@ -34,7 +39,13 @@ export function createLogger(level: string, options: { format?: LogFormat } = {}
   if (format === 'pretty') {
     // Pretty output forced into a file or pipe stays free of colour escapes.
     const colorize = Boolean(process.stdout.isTTY)
-    return pino({ level, transport: { target: 'pino-pretty', options: { colorize, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } })
+    // In this thread and synchronous (not a transport's worker): the banner written to stdout and
+    // the log lines then come out in the order they happened, so `ready` is the last line at
+    // start-up. One line per record, the same layout for every service.
+    return pino(
+      { level, hooks },
+      pretty({ colorize, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true, sync: true, destination: 1 })
+    )
   }
   // Buffer mode: in string mode sonic-boom measures its whole pending string again on every write
   // (Buffer.byteLength), which made the write cost more than building the line (docs/performance.md).
@@ -55,12 +66,12 @@ export function createLogger(level: string, options: { format?: LogFormat } = {}
   }, 1000).unref()
   process.once('exit', flushSync)
   const lines = { write: (line: string) => destination.write(Buffer.from(line) as unknown as string) }
-  return pino({ level }, lines)
+  return pino({ level, hooks }, lines)
 }
 
 /** JSON records on stderr, written synchronously: they are often the last words before an exit. */
 export function stderrLogger(): Logger {
-  return pino({ level: 'info' }, pino.destination({ dest: 2, sync: true }))
+  return pino({ level: 'info', hooks }, pino.destination({ dest: 2, sync: true }))
 }
 
 export function silentLogger(): Logger {

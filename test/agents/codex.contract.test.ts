@@ -255,6 +255,26 @@ describe(`Codex ${cli.version} (codex exec --json) against a scripted OpenAI Res
     }
   )
 
+  test(
+    'PreToolUse hook from -c hooks.PreToolUse=… (as the ask posture wires it) runs; past its timeout it does NOT block: the command runs',
+    LIMIT,
+    async (t) => {
+      const slow = `cat > /dev/null; touch "$HOME/../hook-started"; sleep 20; exit 0`
+      const inline = `[{matcher = "Bash", hooks = [{type = "command", command = ${JSON.stringify(slow)}, timeout = 2}]}]`
+      const { ws, server, run } = await play(t, () => ({ turns: [exec('touch LATE.txt'), { text: 'done' }] }), [
+        ...WORKTREE,
+        '--dangerously-bypass-hook-trust',
+        '-c',
+        `hooks.PreToolUse=${inline}`
+      ])
+      const why = explain(run, server)
+      assert.equal(run.code, 0, why)
+      assert.ok(fs.existsSync(path.join(ws.root, 'hook-started')), `the hook ran: ${why}`)
+      // Fail-open: so the ask posture gives Quartet's hook a timeout longer than the hook's own deadline.
+      assert.equal(ws.read('LATE.txt'), '', `a timed-out hook lets the command run: ${why}`)
+    }
+  )
+
   test('PreToolUse hook: without --dangerously-bypass-hook-trust an (untrusted) hook does not run at all', LIMIT, async (t) => {
     const { ws, server, run } = await play(t, () => ({ turns: [exec('touch BLOCK-ME.txt'), { text: 'done' }] }), WORKTREE, {
       toml: hook(markerHook())

@@ -298,3 +298,17 @@ test('connection limits: defaults time requests out; a service may override each
   )
   await tuned.close()
 })
+
+test('a URL with unencoded characters is a 400 that says so, in the service shape', async (t) => {
+  const { app, port } = await startApp(fast)
+  t.after(() => app.close())
+  for (const line of ['GET /health?q=café HTTP/1.1', 'GET /health?q=two words HTTP/1.1', 'GET /über HTTP/1.1']) {
+    const outcome = await stall(port, `${line}\r\nHost: x\r\n\r\n`).closed
+    assert.match(outcome.text, /^HTTP\/1\.1 400 /, line)
+    const body = bodyOf(outcome.text)
+    assert.equal(body.code, 'BAD_REQUEST', line)
+    assert.match(body.problem ?? '', /unencoded characters.*percent-encode/, line)
+  }
+  // Encoded, the same URL is fine.
+  assert.equal((await request(port, `/health?q=${encodeURIComponent('café')}`)).status, 200)
+})

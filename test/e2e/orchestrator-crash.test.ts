@@ -28,21 +28,31 @@ test(
     const jobPid: number = running.job.pid
     process.kill(jobPid, 'SIGKILL')
     await eventually(() => liveMembers(jobPid).length === 0, 10_000, 'the job process to die')
-    assert.ok(liveMembers(agentPid).length > 0, 'the orphaned agent is still running until someone reconciles')
+    // No status read, no server: the job's watchdog stops its agents by itself.
+    await eventually(() => liveMembers(agentPid).length === 0, 15_000, 'the orphaned agent to be stopped without a reader')
 
     const status = await box.cli('status')
-    assert.equal(status.code, 0, status.stderr)
+    assert.equal(status.code, 2, `status exits 2 for an ORPHANED sprint: ${status.stderr}`)
     assert.match(status.stdout, /^lifecycle\s+ORPHANED \(job process \d+ died\)$/m)
     assert.doesNotMatch(status.stdout, /RUNNING|ACTIVE|EXECUTING/)
     assert.match(status.stdout, /^s1-1\s+DONE\s+1\s+quartet\/s1\/s1-1/m)
     assert.match(status.stdout, /^s1-2\s+ORPHANED\s+/m)
     assert.match(status.stdout, /Recover with: quartet run --resume/)
-    assert.deepEqual(liveMembers(agentPid), [], 'status stopped the orphaned agent (sleep included)')
+    assert.deepEqual(liveMembers(agentPid), [], 'the orphaned agent (sleep included) stays stopped')
     const json = await box.statusJson()
     assert.equal(json.lifecycle, 'ORPHANED')
     assert.equal(json.active, false)
     assert.equal(json.recoveryCommand, 'quartet run --resume')
     const firstCommit = box.git('rev-parse', 'quartet/s1/s1-1')
+
+    // The obvious next commands lead to the resume instead of abandoning the sprint.
+    const run = await box.cli('run')
+    assert.notEqual(run.code, 0)
+    assert.match(run.stderr, /sprint s1 was left ORPHANED with 1 unfinished task \(s1-2\): resume it with quartet run --resume/)
+    const plan = await box.cli('plan')
+    assert.notEqual(plan.code, 0)
+    assert.match(plan.stderr, /Sprint s1 was left ORPHANED .*quartet run --resume, or plan anyway with quartet plan --force/)
+    assert.equal((await box.statusJson()).lifecycle, 'ORPHANED')
 
     fs.writeFileSync(path.join(box.state, 'quick'), '')
     const resumed = await box.cli('run', '--resume')
@@ -54,5 +64,6 @@ test(
     assert.equal(box.git('show', 'quartet/s1/s1-1:work-s1-1.txt'), 's1-1 was here\n')
     assert.equal(box.git('show', 'quartet/s1/s1-2:work-s1-2.txt'), 's1-2 again\n')
     assert.equal((await box.statusJson()).lifecycle, 'COMPLETE')
+    assert.equal((await box.cli('status')).code, 0, 'status exits 0 for a COMPLETE sprint')
   }
 )

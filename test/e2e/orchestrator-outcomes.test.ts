@@ -14,6 +14,7 @@ test('an agent that exits 0 without changing anything is NO_GO, and run exits 1'
   assert.match(run.stdout, /\| looked around, nothing to change/)
   const json = await box.statusJson()
   assert.equal(json.tasks[0].status, 'NO_GO')
+  assert.equal((await box.cli('status')).code, 1, 'status exits 1 while a task is NO_GO')
   assert.match(json.tasks[0].reason, /changed no files/)
 })
 

@@ -30,8 +30,8 @@ test('init → plan → run → status → logs: every task DONE on its own bran
   assert.match(doctor.stdout, /✔ agent edit: \/bin\/sh/)
   const plan = await box.cli('plan')
   assert.equal(plan.code, 0, plan.stderr)
-  assert.match(plan.stdout, /^s1-1\s+first\s+-\s+edit \(default\)\s+NORMAL$/m)
-  assert.match(plan.stdout, /^s1-2\s+second\s+1\s+edit \(default\)\s+NORMAL$/m)
+  assert.match(plan.stdout, /^s1-1\s+first\s+-\s+edit \(default\)\s+NORMAL\s+-$/m)
+  assert.match(plan.stdout, /^s1-2\s+second\s+1\s+edit \(default\)\s+NORMAL\s+-$/m)
 
   const head = box.git('rev-parse', 'HEAD')
   const run = await box.cli('run')

@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process'
+import os from 'node:os'
 import { test, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { parseRecord, runCli, startCli } from '../helpers/cli.js'
@@ -16,20 +18,39 @@ test('quartet serve (every service) with piped stdout: JSON records only, ready 
     .records()
     .filter((r) => typeof r.command === 'string')
     .map((r) => `${String(r.service)}: ${String(r.command)}`)
-  assert.ok(commands.includes('trips: npx quartet token trips --email you@example.com'), commands.join('\n'))
-  assert.ok(commands.includes('marketplace: npx quartet keys create --customer ACME --role merchant'), commands.join('\n'))
-  assert.ok(commands.includes('orchestrator: npx quartet status'), commands.join('\n'))
   const jwtWarning = cli.records().find((r) => r.service === 'feed' && r.msg.includes('no JWT_SECRET set'))
   assert.equal(jwtWarning?.level, 40, 'a start-up warning is logged at warn')
   assert.ok(cli.records().some((r) => r.msg === 'database' && typeof r.database === 'string'))
-  // Request lines share stdout, buffered for up to a second.
+  // Request lines share stdout, buffered for up to a second (successful health probes are logged at debug only).
+  for (const name of SERVICES) await fetch(`${cli.urls[name]}/openapi.json`)
   const deadline = Date.now() + 15_000
-  while (!cli.records().some((r) => r.url === '/health' && r.statusCode === 200) && Date.now() < deadline)
+  while (!cli.records().some((r) => r.url === '/openapi.json' && r.statusCode === 200) && Date.now() < deadline)
     await new Promise((r) => setTimeout(r, 100))
+  assert.ok(!cli.records().some((r) => r.url === '/health' && r.statusCode === 200), 'no line for a successful health probe at info')
   assert.ok(
-    cli.records().some((r) => r.url === '/health' && r.statusCode === 200),
+    cli.records().some((r) => r.url === '/openapi.json' && r.statusCode === 200),
     'request lines are JSON records too'
   )
+  // Every printed command runs as printed, from any directory (this installation's CLI by its path, never `npx quartet`).
+  const printed = (service: string, tail: string) => {
+    const line = commands.find((c) => c.startsWith(`${service}: `) && c.endsWith(tail))
+    assert.ok(line, `${service} prints "… ${tail}":\n${commands.join('\n')}`)
+    assert.doesNotMatch(line, /npx quartet/)
+    return line.slice(service.length + 2)
+  }
+  const env: NodeJS.ProcessEnv = { ...process.env }
+  for (const [name, value] of Object.entries(sandbox.env)) {
+    if (value === undefined) delete env[name]
+    else env[name] = value
+  }
+  const run = (command: string) => spawnSync('sh', ['-c', command], { encoding: 'utf8', cwd: os.tmpdir(), env, timeout: 60_000 })
+  const trips = run(printed('trips', ' token trips --email you@example.com'))
+  assert.equal(trips.status, 0, trips.stderr)
+  assert.match(trips.stdout, /^[\w-]+\.[\w-]+\.[\w-]+$/m)
+  const key = run(printed('marketplace', ' keys create --customer ACME --role merchant'))
+  assert.equal(key.status, 0, key.stderr)
+  const status = run(printed('orchestrator', ` status --project ${sandbox.root}`))
+  assert.equal(status.status, 0, status.stderr + status.stdout)
   await stopAndCheck(cli)
 })
 

@@ -7,7 +7,8 @@ const sandbox = await serveSandbox('terminal')
 const skip = hasScript ? false : 'util-linux script (for a pseudo-terminal) is not installed'
 const BANNER_URLS = '^trips {8}http:\\/\\/127\\.0\\.0\\.1:\\d+ {2}docs http:\\/\\/127\\.0\\.0\\.1:\\d+\\/docs\\n'
 const BANNER_AUTH = ' {13}auth: development signing key [0-9a-f]+ in .+\\n'
-const BANNER_TOKEN = ' {19}get a token: npx quartet token trips --email you@example\\.com\\n'
+// The hint runs this installation's CLI by its absolute path (or `quartet` when that is on PATH), never `npx quartet`.
+const BANNER_TOKEN = ' {19}get a token: (?!npx ).+ token trips --email you@example\\.com\\n'
 const HUMAN_BANNER = new RegExp(BANNER_URLS + BANNER_AUTH + BANNER_TOKEN + '(.*\\n)*ready$', 'm')
 
 test('on a terminal the human banner stays, and Ctrl-C stops it', { skip }, async () => {
@@ -44,4 +45,36 @@ test('QUARTET_LOG_FORMAT (or --log-format) overrides the choice either way', { s
     'every line on the terminal is a JSON record'
   )
   assert.equal(parseRecord(lines.at(-1) as string)?.msg, 'Stopped.')
+})
+
+test('pretty output at info: ready is the last start-up line, one line per request in one layout, no health probes', async () => {
+  const run = piped(sandbox.args('trips', 'marketplace'), { ...sandbox.env, QUARTET_LOG_FORMAT: 'pretty', LOG_LEVEL: 'info' })
+  await run.waitFor(/^ready$/m)
+  // Log lines and the banner come out in the order they happened: nothing follows `ready` at start-up.
+  await new Promise((resolve) => setTimeout(resolve, 500))
+  const startup = run.text().trimEnd().split('\n')
+  assert.equal(startup.at(-1), 'ready', run.text())
+  assert.ok(
+    startup.some((line) => /INFO: Server listening at .*"service":"marketplace"/.test(line)),
+    run.text()
+  )
+  const url = (name: string) => new RegExp(`^${name} +(http://127\\.0\\.0\\.1:\\d+)`, 'm').exec(run.text())?.[1] as string
+  for (let i = 0; i < 3; i++) assert.equal((await fetch(`${url('trips')}/health`)).status, 200)
+  const tripsStatus = (await fetch(`${url('trips')}/api/private/v1/tours/1`)).status
+  const marketplaceStatus = (await fetch(`${url('marketplace')}/v2/orders/new`)).status
+  await run.waitFor(/"url":"\/v2\/orders\/new"/, 5000)
+  await run.waitFor(/"url":"\/api\/private\/v1\/tours\/1"/, 5000)
+  const requests = run
+    .text()
+    .split('\n')
+    .filter((line) => line.includes('INFO: request'))
+  const fields = String.raw`\{"service":"(\w+)","reqId":"[^"]+","method":"GET","url":"([^"]+)","statusCode":(\d+),"ms":\d+\}`
+  const layout = new RegExp(String.raw`^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: request ` + fields + '$')
+  assert.deepEqual(
+    requests.map((line) => layout.exec(line)?.slice(1, 4).join(' ')),
+    [`trips /api/private/v1/tours/1 ${tripsStatus}`, `marketplace /v2/orders/new ${marketplaceStatus}`],
+    run.text()
+  )
+  run.child.kill('SIGTERM')
+  assert.equal(await run.closed, 0, run.text())
 })

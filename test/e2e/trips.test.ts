@@ -19,7 +19,7 @@ test('quartet serve trips + quartet token: the README walk-through works end to 
   assert.ok(base, server.output())
   assert.equal((server.ready.services as Record<string, { docs?: string }>).trips?.docs, `${base}/docs`)
   assert.ok(
-    server.records().some((r) => r.service === 'trips' && String(r.command).startsWith('npx quartet token trips --email')),
+    server.records().some((r) => r.service === 'trips' && String(r.command).endsWith(' token trips --email you@example.com')),
     server.output()
   )
   assert.doesNotMatch(server.output(), /"kty"|"d":/, 'the signing key is never printed')
@@ -82,9 +82,9 @@ test('the CLI explains its errors and exits non-zero', async () => {
   const badEmail = await runCli(['token', 'trips', '--email', 'nope'], env)
   assert.equal(badEmail.code, 2)
   assert.match(badEmail.stderr, /--email must be an e-mail address/)
-  const otherService = await runCli(['token', 'feed', '--email', 'a@b.c'], env)
+  const otherService = await runCli(['token', 'marketplace', '--email', 'a@b.c'], env)
   assert.equal(otherService.code, 2)
-  assert.match(otherService.stderr, /only trips uses them/)
+  assert.match(otherService.stderr, /only trips and feed have a token command.*quartet marketplace keys/)
 })
 
 test('PORT applies when exactly one service starts; a taken port is a clear error', async () => {

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict'
 import fc from 'fast-check'
 import type { App } from '../../src/core/http/server.js'
 import type { Database } from '../../src/core/db/database.js'
-import { snapshotTables } from './db.js'
+import { APPEND_ONLY_TABLES, snapshotTables } from './db.js'
+import { NON_FINITE } from './strict-input.js'
 
 interface OpenApiParameter {
   name: string
@@ -32,6 +33,8 @@ export interface FuzzOptions {
   database: Database
   /** Only tables starting with this prefix are compared before/after rejected writes. */
   tablePrefix: string
+  /** Tables a rejected write may append to (an audit log records the rejection). */
+  ignoreTables?: readonly string[]
   /** Headers of a valid caller, so requests get past authentication and reach validation. */
   authHeaders: () => Promise<Record<string, string>> | Record<string, string>
   /** Whether a 4xx body has the service's error shape. */
@@ -47,6 +50,8 @@ export interface FuzzOptions {
 
 export interface FuzzReport {
   requests: number
+  /** Requests that sent a non-finite number to a numeric parameter. */
+  nonFinite: number
   byStatus: Record<number, number>
 }
 
@@ -253,7 +258,7 @@ export async function fuzzService(options: FuzzOptions): Promise<FuzzReport> {
   const doc = options.openapi as OpenApiDocument
   const rnd = prng(options.seed ?? Number(process.env.FUZZ_SEED ?? 20261122))
   const runs = options.runsPerOperation ?? Number(process.env.FUZZ_RUNS ?? 40)
-  const report: FuzzReport = { requests: 0, byStatus: {} }
+  const report: FuzzReport = { requests: 0, nonFinite: 0, byStatus: {} }
   const operations = Object.entries(doc.paths ?? {}).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, operation]) => ({ path, method: method.toUpperCase(), operation }))
   )
@@ -266,37 +271,89 @@ export async function fuzzService(options: FuzzOptions): Promise<FuzzReport> {
       const headers = await headersFor(options, rnd)
       const body = WRITE_METHODS.has(method) || rnd() < 0.1 ? bodyFor(operation, rnd) : {}
       if (body.contentType) headers['content-type'] = body.contentType
-      const write = WRITE_METHODS.has(method)
-      const before = write ? await snapshotTables(options.database, options.tablePrefix) : ''
-      const response = await options.app.inject({
-        method: method as 'GET',
-        url,
-        headers,
-        ...(body.payload !== undefined ? { payload: body.payload } : {})
-      })
-      report.requests++
-      report.byStatus[response.statusCode] = (report.byStatus[response.statusCode] ?? 0) + 1
-      const sent = body.payload === undefined ? '' : ` body ${JSON.stringify(String(body.payload).slice(0, 300))}`
-      const where =
-        `${method} ${url.slice(0, 200)} (${headers['content-type'] ?? 'no body'})${sent} → ` +
-        `${response.statusCode} ${response.body.slice(0, 300)}`
-      assert.ok(response.statusCode < 500, `server error: ${where}`)
-      if (response.statusCode >= 400) {
-        let parsed: unknown
-        try {
-          parsed = JSON.parse(response.body)
-        } catch {
-          assert.fail(`error body is not JSON: ${where}`)
-        }
-        assert.ok(options.isErrorBody(parsed, response.statusCode), `error body has the wrong shape: ${where}`)
-        if (write) {
-          const after = await snapshotTables(options.database, options.tablePrefix)
-          assert.equal(after, before, `a rejected write changed the database: ${where}`)
-        }
-      } else {
-        options.onAccepted?.(method, url, response.statusCode)
-      }
+      await send(options, report, method, url, headers, body)
+    }
+    for (const url of nonFiniteUrls(path, operation)) {
+      report.nonFinite++
+      await send(options, report, method, url, { ...(await options.authHeaders()) }, {}, true)
     }
   }
   return report
+}
+
+function isNumeric(schema: JsonSchema | undefined): boolean {
+  const types = Array.isArray(schema?.type) ? schema.type : [schema?.type]
+  return types.includes('integer') || types.includes('number')
+}
+
+/** A plausible value for a parameter, so a request fails on the parameter under test and nothing else. */
+function plainValue(schema: JsonSchema | undefined): string {
+  if (Array.isArray(schema?.enum) && schema.enum.length > 0) return String(schema.enum[0])
+  if (isNumeric(schema)) return String(typeof schema?.minimum === 'number' ? schema.minimum : 1)
+  if (schema?.type === 'boolean') return 'true'
+  return 'a'
+}
+
+/** Every numeric path or query parameter of an operation with each value that parses to no finite number. */
+function nonFiniteUrls(path: string, operation: OpenApiOperation): string[] {
+  const parameters = (operation.parameters ?? []).filter((p) => p.in === 'path' || p.in === 'query')
+  const urls: string[] = []
+  for (const target of parameters.filter((p) => isNumeric(p.schema))) {
+    for (const bad of NON_FINITE) {
+      const valueOf = (p: OpenApiParameter) => (p === target ? bad : plainValue(p.schema))
+      let url = path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+        const parameter = parameters.find((p) => p.in === 'path' && p.name === name)
+        return encodeURIComponent(parameter ? valueOf(parameter) : 'a')
+      })
+      const query = new URLSearchParams()
+      for (const p of parameters) if (p.in === 'query' && (p.required || p === target)) query.append(p.name, valueOf(p))
+      if (query.size > 0) url += `?${query.toString()}`
+      urls.push(url)
+    }
+  }
+  return urls
+}
+
+async function send(
+  options: FuzzOptions,
+  report: FuzzReport,
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body: Body,
+  mustReject = false
+): Promise<void> {
+  const write = WRITE_METHODS.has(method)
+  const before = write
+    ? await snapshotTables(options.database, options.tablePrefix, [...APPEND_ONLY_TABLES, ...(options.ignoreTables ?? [])])
+    : ''
+  const response = await options.app.inject({
+    method: method as 'GET',
+    url,
+    headers,
+    ...(body.payload !== undefined ? { payload: body.payload } : {})
+  })
+  report.requests++
+  report.byStatus[response.statusCode] = (report.byStatus[response.statusCode] ?? 0) + 1
+  const sent = body.payload === undefined ? '' : ` body ${JSON.stringify(String(body.payload).slice(0, 300))}`
+  const where =
+    `${method} ${url.slice(0, 200)} (${headers['content-type'] ?? 'no body'})${sent} → ` +
+    `${response.statusCode} ${response.body.slice(0, 300)}`
+  assert.ok(response.statusCode < 500, `server error: ${where}`)
+  if (mustReject) assert.ok(response.statusCode >= 400, `a non-finite number was accepted: ${where}`)
+  if (response.statusCode >= 400) {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(response.body)
+    } catch {
+      assert.fail(`error body is not JSON: ${where}`)
+    }
+    assert.ok(options.isErrorBody(parsed, response.statusCode), `error body has the wrong shape: ${where}`)
+    if (write) {
+      const after = await snapshotTables(options.database, options.tablePrefix, [...APPEND_ONLY_TABLES, ...(options.ignoreTables ?? [])])
+      assert.equal(after, before, `a rejected write changed the database: ${where}`)
+    }
+  } else {
+    options.onAccepted?.(method, url, response.statusCode)
+  }
 }

@@ -16,6 +16,7 @@ export async function serveSandbox(prefix: string) {
   const database = await isolatedDatabaseEnv(prefix)
   after(() => database.cleanup())
   return {
+    root: dataDir,
     env: {
       QUARTET_DATA_DIR: dataDir,
       ORCHESTRATOR_PORT: '0',

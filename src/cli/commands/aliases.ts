@@ -24,8 +24,9 @@ export function registerTokenAlias(program: Command): void {
     .action(async (service: string, rest: string[]) => {
       if (!withTokens.includes(service)) {
         process.stderr.write(
-          `No development tokens for ${JSON.stringify(service)}: only ${withTokens.join(', ')} uses them. ` +
-            'The feed issues tokens at POST /auth/login; the marketplace uses API keys (quartet marketplace keys).\n'
+          `No tokens for ${JSON.stringify(service)}: only ${withTokens.join(' and ')} ` +
+            `${withTokens.length === 1 ? 'has' : 'have'} a token command. ` +
+            'The marketplace uses API keys (quartet marketplace keys); the orchestrator its API token file.\n'
         )
         process.exit(2)
       }

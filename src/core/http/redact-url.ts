@@ -1,21 +1,22 @@
-/** Parameters that carry credentials (the marketplace's `apikey` / `X-CE-KEY`, tokens some clients append). */
-const SECRET_PARAMETERS = new Set([
-  'apikey',
-  'api_key',
-  'api-key',
-  'x-ce-key',
-  'key',
-  'token',
-  'access_token',
-  'id_token',
-  'refresh_token',
-  'jwt',
-  'auth',
-  'authorization',
-  'bearer',
-  'password',
-  'secret',
-  'client_secret'
+/**
+ * Query and `;matrix` parameters whose values are logged as sent: paging, sorting and filters that
+ * never carry a credential. Every other value is logged as `[redacted]` (a secret sent as `pwd`,
+ * `sig`, `code` or `k` has no recognisable shape); the names themselves are kept.
+ */
+const LOGGED_PARAMETERS = new Set([
+  'page',
+  'pagesize',
+  'page_size',
+  'per_page',
+  'limit',
+  'offset',
+  'cursor',
+  'status',
+  'statuses',
+  'sort',
+  'order',
+  'v',
+  'format'
 ])
 
 /**
@@ -26,10 +27,36 @@ const CREDENTIAL_SHAPE = /(?<![A-Za-z0-9])(?:[mc]k_[A-Za-z0-9_-]{32,}|eyJ[A-Za-z
 
 const REDACTED = '[redacted]'
 
+/** Exact values of this server's own secrets (API token, signing keys), redacted wherever they appear. */
+const serverSecrets = new Set<string>()
+let secretsPattern = CREDENTIAL_SHAPE
+let exactPattern: RegExp | undefined
+
 /**
- * The URL with credentials replaced, for logs: by name (query and `;matrix` parameters, the name
- * decoded and any `[…]` suffix ignored, so `apikey%5B%5D=` counts) and by value (anything shaped
- * like an API key or a JWT in the path or query, raw or percent-encoded). Nothing else changes.
+ * Registers a secret of this process (its API token, a signing key) so that its exact value never
+ * reaches a log: not in a URL's path or query, raw or percent-encoded, and not in any other line
+ * (see redactServerSecrets). Values shorter than 16 characters are not secrets worth the name.
+ */
+export function registerServerSecret(value: string | null | undefined): void {
+  if (!value || value.length < 16 || serverSecrets.has(value)) return
+  serverSecrets.add(value)
+  const alternatives = [...serverSecrets].sort((a, b) => b.length - a.length).map((each) => each.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  exactPattern = new RegExp(alternatives.join('|'), 'g')
+  secretsPattern = new RegExp(`${CREDENTIAL_SHAPE.source}|${alternatives.join('|')}`, 'g')
+}
+
+/** A log line with every registered server secret replaced (a no-op until one is registered). */
+export function redactServerSecrets(text: string): string {
+  if (exactPattern === undefined) return text
+  exactPattern.lastIndex = 0
+  return exactPattern.test(text) ? text.replace(exactPattern, REDACTED) : text
+}
+
+/**
+ * The URL for logs: every query and `;matrix` parameter value redacted unless its name (decoded,
+ * any `[…]` suffix ignored) is on the short list above, and anything shaped like an API key or a
+ * JWT, or equal to one of this server's own secrets, redacted wherever it appears (path segments
+ * too, raw or percent-encoded). The path and the parameter names are otherwise kept.
  */
 export function redactUrl(url: string): string {
   const queryStart = url.indexOf('?')
@@ -41,9 +68,10 @@ export function redactUrl(url: string): string {
 
 function redactPair(pair: string): string {
   const equals = pair.indexOf('=')
-  if (equals === -1) return pair
+  // A bare `?word` is a value without a name: it may be the credential itself.
+  if (equals === -1) return pair === '' || LOGGED_PARAMETERS.has(parameterName(pair)) ? pair : REDACTED
   const rawName = pair.slice(0, equals)
-  return SECRET_PARAMETERS.has(parameterName(rawName)) ? `${rawName}=${REDACTED}` : pair
+  return equals === pair.length - 1 || LOGGED_PARAMETERS.has(parameterName(rawName)) ? pair : `${rawName}=${REDACTED}`
 }
 
 /** `Api%4Bey[]` → `apikey`: decoded, trimmed, lower case, without an array/object suffix. */
@@ -58,7 +86,8 @@ function parameterName(rawName: string): string {
 }
 
 function redactCredentialShapes(url: string): string {
-  if (!url.includes('%')) return url.replace(CREDENTIAL_SHAPE, REDACTED)
+  const pattern = secretsPattern
+  if (!url.includes('%')) return url.replace(pattern, REDACTED)
   // Match on the decoded text, replace the raw span: a key may be percent-encoded, even in part.
   const decoded: string[] = []
   const rawStarts: number[] = []
@@ -76,7 +105,7 @@ function redactCredentialShapes(url: string): string {
   }
   let out = ''
   let copied = 0
-  for (const match of decoded.join('').matchAll(CREDENTIAL_SHAPE)) {
+  for (const match of decoded.join('').matchAll(pattern)) {
     const start = rawStarts[match.index] as number
     const endIndex = match.index + match[0].length
     const end = endIndex < rawStarts.length ? (rawStarts[endIndex] as number) : url.length

@@ -57,12 +57,51 @@ export const splitCoercionValidators = ((externalSchemas, ajvOptions) => {
   const coercing = pool(externalSchemas, { ...options, customOptions: { ...options.customOptions, ...BASE_OPTIONS, coerceTypes: 'array' } })
   const strict = pool(externalSchemas, { ...options, customOptions: { ...options.customOptions, ...BASE_OPTIONS, coerceTypes: false } })
   return (route) => {
-    if (route.httpPart !== 'body' || (route.contentType !== undefined && FORM_MEDIA_TYPES.has(route.contentType))) return coercing(route)
+    if (route.httpPart !== 'body' || (route.contentType !== undefined && FORM_MEDIA_TYPES.has(route.contentType)))
+      return finiteNumbers(coercing(route) as Validator)
     // Most bodies are JSON: the coercing twin is compiled on the first form body only.
     let twin: Validator | undefined
-    return bodyValidator(strict(route) as Validator, () => (twin ??= coercing(route) as Validator))
+    return bodyValidator(strict(route) as Validator, () => (twin ??= finiteNumbers(coercing(route) as Validator)))
   }
 }) as BuildValidator as unknown as ValidatorFactory
+
+/**
+ * Text coerced to a number must be finite. Ajv coerces "Infinity", "1e309" and a 400-digit
+ * string to Infinity and then, with or without strictNumbers, skips minimum/maximum for it, so
+ * `limit=Infinity` reached SQLite ("datatype mismatch", a 500). This one check covers every
+ * numeric query, path, header and form parameter of every service.
+ */
+function finiteNumbers(validator: Validator): Validator {
+  const validate: Validator = (data, context) => {
+    const valid = validator(data, context)
+    validate.errors = validator.errors
+    if (!valid || data === null || typeof data !== 'object') return valid
+    const bad = nonFinite(data as Record<string, unknown>)
+    if (bad === undefined) return valid
+    validate.errors = [
+      {
+        instancePath: `/${bad}`,
+        schemaPath: '#/finite',
+        keyword: 'type',
+        params: { type: 'finite number' },
+        message: 'must be a finite number'
+      }
+    ]
+    return false
+  }
+  validate.schemaEnv = validator.schemaEnv
+  validate.schema = validator.schema
+  return validate
+}
+
+function nonFinite(data: Record<string, unknown>): string | undefined {
+  for (const key in data) {
+    const value = data[key]
+    if (typeof value === 'number' && !Number.isFinite(value)) return key
+    if (Array.isArray(value) && value.some((item) => typeof item === 'number' && !Number.isFinite(item))) return key
+  }
+  return undefined
+}
 
 function bodyValidator(strict: Validator, coercing: () => Validator): Validator {
   const validate: Validator = (data, context) => {

@@ -7,6 +7,7 @@ import { corsPolicy } from '../../core/http/plugins/cors.js'
 import { health } from '../../core/http/plugins/health.js'
 import { databaseHealthCheck } from '../../core/http/plugins/database-health.js'
 import { inputSanity } from '../../core/http/plugins/input-sanity.js'
+import { bodyDeadlines } from '../../core/http/plugins/body-deadline.js'
 import { openApiDocs } from '../../core/http/plugins/openapi.js'
 import { requestLog } from '../../core/http/plugins/request-log.js'
 import { securityHeaders } from '../../core/http/plugins/security-headers.js'
@@ -29,7 +30,7 @@ import { createMemoryCounters, createRedisCounters } from '../../core/rate-limit
 export interface FeedAppDeps {
   db: FeedDb
   dialect: Dialect
-  config: Pick<FeedSettings, 'corsOrigins' | 'imageMaxBytes' | 'socketAnonymous' | 'limits'>
+  config: Pick<FeedSettings, 'corsOrigins' | 'imageMaxBytes' | 'socketAnonymous' | 'limits' | 'bodyTimeoutMs' | 'uploadMinBytesPerSecond'>
   tokens: FeedTokens
   logger: FastifyBaseLogger
   clock: () => Date
@@ -52,6 +53,10 @@ export function originCheck(configured: string[] | '*' | undefined): OriginCheck
   }
 }
 
+/** An upload ends within this however fast it is (FEED_UPLOAD_MIN_RATE cuts slow ones much earlier). */
+const UPLOAD_BACKSTOP_MS = 15 * 60_000
+const MULTIPART = /^\s*multipart\//i
+
 /** The feed service as a Fastify app with Socket.IO attached to its server (not listening). */
 export async function buildFeedApp(deps: FeedAppDeps): Promise<App> {
   const app = createServer({
@@ -59,8 +64,17 @@ export async function buildFeedApp(deps: FeedAppDeps): Promise<App> {
     errorFormatter: feedErrorFormatter,
     validationCode: 'FEED_VALIDATION_FAILED',
     // Every live listener holds a Socket.IO connection, and many browsers share one address behind
-    // a NAT; uploads of up to FEED_IMAGE_MAX_BYTES on slow links need more than 30 s.
-    connections: { maxConnectionsPerClient: 4096, requestTimeout: 120_000, headersTimeout: 20_000 }
+    // a NAT. Uploads of up to FEED_IMAGE_MAX_BYTES on slow links need more than 30 s: the request
+    // timeout is only a backstop; bodyDeadlines below times JSON bodies and upload rates.
+    connections: { maxConnectionsPerClient: 4096, requestTimeout: UPLOAD_BACKSTOP_MS, headersTimeout: 20_000 }
+  })
+  bodyDeadlines(app, {
+    bodyMs: deps.config.bodyTimeoutMs,
+    upload: {
+      isUpload: (request) => MULTIPART.test(request.headers['content-type'] ?? ''),
+      graceMs: deps.config.bodyTimeoutMs,
+      minBytesPerSecond: deps.config.uploadMinBytesPerSecond
+    }
   })
   inputSanity(app)
   securityHeaders(app)
@@ -70,12 +84,15 @@ export async function buildFeedApp(deps: FeedAppDeps): Promise<App> {
   await openApiDocs(app, {
     name: 'feed',
     description: 'Sign-up, login and posts with images; live updates over Socket.IO (event "posts" on this port).',
+    credentials:
+      'Create an account with `PUT /auth/signup` (email, name, password of at least 5 characters), then `POST /auth/login` with ' +
+      "the same email and password: the response's `token` goes under **Authorize** (`Authorization: Bearer <token>`).",
     securitySchemes: {
       bearer: {
         type: 'http',
         scheme: 'bearer',
         bearerFormat: 'JWT',
-        description: 'token from POST /auth/login (Authorization: Bearer <token>)'
+        description: 'token from POST /auth/login (`Authorization: Bearer <token>`)'
       }
     },
     tags: [{ name: 'auth' }, { name: 'feed' }, { name: 'images' }, { name: 'health' }]

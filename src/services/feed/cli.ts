@@ -4,7 +4,7 @@ import { feedConfig } from './config.js'
 
 export const DEFAULT_FEED_API = 'http://127.0.0.1:3300'
 
-/** `quartet feed client` (the web client) and `quartet feed watch` (live events as JSON lines). */
+/** `quartet feed client` (the web client), `quartet feed token` (a login token) and `quartet feed watch` (live events as JSON lines). */
 export function feedCommands(program: Command, runtime: CliRuntime): void {
   const feed = program.command('feed').description('feed tools')
 
@@ -44,6 +44,24 @@ export function feedCommands(program: Command, runtime: CliRuntime): void {
       }
       process.once('SIGINT', stop)
       process.once('SIGTERM', stop)
+    })
+
+  feed
+    .command('token')
+    .description('sign up (when the account does not exist yet) and log in: prints a login token')
+    .option('--api <url>', 'feed API base URL', DEFAULT_FEED_API)
+    .option('--email <email>', 'account e-mail', 'you@example.com')
+    .option('--name <name>', 'name for a new account', 'You')
+    .option('--password <password>', 'password (at least 5 characters)', 'secret1')
+    .action(async (options: { api: string; email: string; name: string; password: string }) => {
+      const { feedToken } = await import('./token-command.js')
+      try {
+        const token = await feedToken(options, (line) => process.stderr.write(`${line}\n`))
+        process.stdout.write(`${token}\n`)
+      } catch (error) {
+        process.stderr.write(`${(error as Error).message}\n`)
+        process.exitCode = 1
+      }
     })
 
   feed

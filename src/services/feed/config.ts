@@ -31,6 +31,19 @@ export const feedConfig = defineConfigFragment({
       description: 'longest token lifetime accepted, in seconds (tokens are issued for 1 h; tokens without exp are refused)'
     }),
     FEED_IMAGE_MAX_BYTES: Type.Integer({ minimum: 1024, maximum: 100 * 1024 * 1024, default: 5 * 1024 * 1024 }),
+    FEED_BODY_TIMEOUT: Type.Integer({
+      minimum: 1,
+      maximum: 30,
+      default: 30,
+      description:
+        'seconds in which a JSON request body must arrive whole; an upload gets them to get going, then must keep FEED_UPLOAD_MIN_RATE'
+    }),
+    FEED_UPLOAD_MIN_RATE: Type.Integer({
+      minimum: 1,
+      maximum: 100 * 1024 * 1024,
+      default: 8192,
+      description: 'bytes per second an image upload must average (after FEED_BODY_TIMEOUT seconds), or it is cut with 408'
+    }),
     FEED_LOGIN_ACCOUNT_MAX_FAILURES: Limit(10, 'failed logins per e-mail address per window (0: no limit); a successful login clears them'),
     FEED_LOGIN_ACCOUNT_WINDOW: Window(900, 'window of FEED_LOGIN_ACCOUNT_MAX_FAILURES, in seconds'),
     FEED_LOGIN_CLIENT_MAX: Limit(30, 'login attempts per client address per window (0: no limit)'),
@@ -46,6 +59,8 @@ export const feedConfig = defineConfigFragment({
     mongodbUri: env.MONGODB_URI,
     corsOrigins: env.FEED_CORS_ORIGINS === undefined ? undefined : parseOrigins(env.FEED_CORS_ORIGINS),
     imageMaxBytes: env.FEED_IMAGE_MAX_BYTES,
+    bodyTimeoutMs: env.FEED_BODY_TIMEOUT * 1000,
+    uploadMinBytesPerSecond: env.FEED_UPLOAD_MIN_RATE,
     socketAnonymous: env.FEED_SOCKET_ANONYMOUS === '1' || env.FEED_SOCKET_ANONYMOUS === 'true',
     redisPrefix: env.FEED_REDIS_PREFIX,
     tokenMaxLifetimeSeconds: env.FEED_TOKEN_MAX_LIFETIME,

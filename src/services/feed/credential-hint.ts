@@ -12,15 +12,3 @@ export function feedApiUrl(config: Pick<Config, 'host' | 'singlePort' | 'service
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
   return `http://${host}:${port}`
 }
-
-/**
- * One copy-pasteable shell line: sign up (an "already exists" 422 on a second run is printed and
- * the login still runs), then log in; the login answer holds the token.
- */
-export function credentialCommand(apiUrl: string): string {
-  const json = "-H 'content-type: application/json' -w '\\n'"
-  return (
-    `curl -sS --fail-with-body -X PUT ${apiUrl}/auth/signup ${json} -d '{"email":"you@example.com","name":"You","password":"secret1"}'; ` +
-    `curl -sS --fail-with-body ${apiUrl}/auth/login ${json} -d '{"email":"you@example.com","password":"secret1"}'`
-  )
-}

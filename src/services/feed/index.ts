@@ -1,13 +1,15 @@
+import { selfCommandLine } from '../../core/cli/self-command.js'
 import type { ServiceDefinition, StartedService, StartupNote } from '../../core/service.js'
 import { feedConfig, type FeedSettings } from './config.js'
 import { ServiceStartError } from '../../core/service.js'
 import { fingerprint } from '../../core/secrets.js'
+import { registerServerSecret } from '../../core/http/redact-url.js'
 import { buildFeedApp } from './app.js'
 import { createFeedTokens, resolveJwtSecret } from './auth.js'
 import { buildFeedClientServer, feedClientBuilt } from './client-server.js'
 import type { FeedDb } from './db.js'
 import { feedMigrations } from './migrations/index.js'
-import { credentialCommand, feedApiUrl } from './credential-hint.js'
+import { feedApiUrl } from './credential-hint.js'
 
 function describeLimits({ loginPerAccount: account, loginPerClient: login, signupPerClient: signup }: FeedSettings['limits']): string {
   const limit = (what: string, l: { max: number; windowSeconds: number }) =>
@@ -29,6 +31,7 @@ export const feedService: ServiceDefinition<FeedSettings> = {
       )
     }
     const { secret, generated } = resolveJwtSecret(settings.jwtSecret, config.dataDir)
+    registerServerSecret(secret)
     const feedLogger = logger.child({ service: 'feed' })
     const app = await buildFeedApp({
       db: database.db as FeedDb,
@@ -48,7 +51,7 @@ export const feedService: ServiceDefinition<FeedSettings> = {
               `kept in ${generated.file}. Set JWT_SECRET in production.`
           }
         : `auth: JWT_SECRET (fingerprint ${fingerprint(secret)}); sign up with PUT /auth/signup, log in with POST /auth/login`,
-      { hint: 'get a token', command: credentialCommand(feedApiUrl(config, settings)) },
+      { hint: 'get a token', command: selfCommandLine(['feed', 'token', '--api', feedApiUrl(config, settings)]) },
       `live: Socket.IO event "posts" on this port${redis ? ', shared across instances through Redis' : ''}` +
         (settings.socketAnonymous ? ' (anonymous listeners allowed: FEED_SOCKET_ANONYMOUS)' : ' (login token required)'),
       `limits: ${describeLimits(settings.limits)} (counted ${redis ? 'in Redis, shared across instances' : 'in this process'})`

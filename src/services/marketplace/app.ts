@@ -51,6 +51,9 @@ export async function buildMarketplaceApp(deps: MarketplaceAppDeps): Promise<App
     description:
       'Merchant/channel order and product synchronisation API v2 (ChannelEngine-style). ' +
       'Authenticate with the apikey query parameter or the X-CE-KEY (or apikey) header.',
+    credentials:
+      "Create an API key on the server's machine: `quartet keys create --customer ACME --role merchant` (or `--role channel " +
+      '--channel bol`) prints an mk_… or ck_… key once; put it under **Authorize** (apikey query parameter or X-CE-KEY header).',
     securitySchemes: {
       apikey: { type: 'apiKey', in: 'query', name: 'apikey', description: 'API key of a merchant or channel (quartet keys create)' },
       apikeyHeader: { type: 'apiKey', in: 'header', name: 'X-CE-KEY', description: 'the same key as a header (keeps it out of URL logs)' }

@@ -1,3 +1,4 @@
+import { selfCommandLine } from '../../core/cli/self-command.js'
 import type { ServiceDefinition } from '../../core/service.js'
 import { marketplaceConfig, type MarketplaceSettings } from './config.js'
 import { buildMarketplaceApp } from './app.js'
@@ -24,8 +25,11 @@ export const marketplaceService: ServiceDefinition<MarketplaceSettings> = {
       app,
       notes: [
         'auth: API keys (apikey query parameter, X-CE-KEY or apikey header), stored hashed',
-        { hint: 'merchant key', command: 'npx quartet keys create --customer ACME --role merchant' },
-        { hint: 'channel key', command: 'npx quartet keys create --customer ACME --role channel --channel bol' },
+        { hint: 'merchant key', command: selfCommandLine(['keys', 'create', '--customer', 'ACME', '--role', 'merchant']) },
+        {
+          hint: 'channel key',
+          command: selfCommandLine(['keys', 'create', '--customer', 'ACME', '--role', 'channel', '--channel', 'bol'])
+        },
         `      list pages: ${settings.pageSize} items (MARKETPLACE_PAGE_SIZE)`,
         `      response shapes: ${settings.compat} (MARKETPLACE_COMPAT)`
       ]

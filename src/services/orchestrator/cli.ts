@@ -2,7 +2,9 @@ import type { Command } from 'commander'
 import type { CliRuntime } from '../../core/service.js'
 import type { AddOptions as MemoryAdd, SearchOptions as MemorySearch } from './cli/memory.js'
 
+import type { MergeOptions } from './cli/merge.js'
 import type { ProjectOptions } from './cli/options.js'
+import type { XverifyOptions } from './cli/xverify.js'
 
 export type { ProjectOptions } from './cli/options.js'
 
@@ -36,6 +38,7 @@ export function orchestratorCommands(program: Command, runtime: CliRuntime): voi
     .description('plan a sprint from DIRECTIVES.md and print its tasks')
     .option('--mode <mode>', 'auto | structured | ai (default: planner.mode of the config)')
     .option('--directive <text>', 'plan from this text instead of DIRECTIVES.md')
+    .option('--force', 'replace a sprint left orphaned or killed with unfinished tasks (they are abandoned)')
     .action((options: ProjectOptions & { mode?: string; directive?: string }) =>
       exitWith(async () => (await import('./cli/plan.js')).planCommand(runtime, options))
     )
@@ -68,6 +71,47 @@ export function orchestratorCommands(program: Command, runtime: CliRuntime): voi
     .option('-f, --follow', 'keep printing new lines while the task is active')
     .action((task: string, options: ProjectOptions & { follow?: boolean }) =>
       exitWith(async () => (await import('./cli/logs.js')).logsCommand(runtime, task, options))
+    )
+
+  onProject(program.command('review'))
+    .description("each DONE task's diff against its base (a sprint, a flow or one task; default the newest sprint)")
+    .argument('[ref]', 'sprint id, flow id or task id')
+    .option('--stat', 'files and line counts only')
+    .action((ref: string | undefined, options: ProjectOptions & { stat?: boolean }) =>
+      exitWith(async () => (await import('./cli/review.js')).reviewCommand(runtime, ref, options))
+    )
+
+  onProject(program.command('merge'))
+    .description('land the DONE tasks on a branch through the merge queue (dependency order, oldest first); exit 0 only if all merged')
+    .argument('[ref]', 'sprint id or flow id (default the newest sprint)')
+    .option('--into <branch>', 'target branch (default the current branch)')
+    .option(
+      '--strategy <strategy>',
+      "merge (a merge commit per task), squash (one commit per task) or rebase (the task's commits replayed: linear history)",
+      'merge'
+    )
+    .option('--resolve-with <agent>', 'a configured command agent that gets each conflict to resolve in the task worktree')
+    .action((ref: string | undefined, options: MergeOptions) =>
+      exitWith(async () => (await import('./cli/merge.js')).mergeCommand(runtime, ref, options))
+    )
+
+  const xverify = onProject(program.command('xverify'))
+    .description('cross-verify a task or a claim by a DIFFERENT provider than its author (read-only); a CONFIRMED verdict writes a receipt')
+    .argument('[task]', 'task id (s1-2) or key (2) of the newest sprint')
+    .option('--claim <text>', 'verify this claim instead of a task')
+    .option('--author <agent>', "the author's agent (default: the task's agent, else default_agent)")
+    .option('--verifier <agent>', 'the verifier agent (a provider agent of another provider)')
+    .option('--evidence <paths...>', "project files given to the verifier (default: the task's changed files)")
+    .option('--json', 'machine-readable output')
+    .action((task: string | undefined, options: XverifyOptions) =>
+      exitWith(async () => (await import('./cli/xverify.js')).xverifyCommand(runtime, task, options))
+    )
+  onProject(xverify.command('verify'))
+    .description("re-check a receipt's whole chain offline (receipt, settlement, manifest, claim, evidence, output)")
+    .argument('<ref>', 'cross-verify-verdict:sha256:<digest>')
+    .option('--json', 'machine-readable output')
+    .action((ref: string, options: ProjectOptions & { json?: boolean }) =>
+      exitWith(async () => (await import('./cli/xverify.js')).xverifyCheckCommand(runtime, ref, options))
     )
 
   onProject(program.command('cleanup'))
@@ -142,9 +186,37 @@ export function orchestratorCommands(program: Command, runtime: CliRuntime): voi
       exitWith(async () => (await import('./cli/approvals.js')).decideCommand(runtime, id, decision, options))
     )
 
+  const audit = program.command('audit').description('the audit log of the HTTP API (an HMAC chain)')
+  onProject(audit.command('verify'))
+    .description('walk the audit chain: the first missing, reordered or tampered record (exit 1), or ok')
+    .option('--json', 'machine-readable output')
+    .action((options: ProjectOptions & { json?: boolean }) =>
+      exitWith(async () => (await import('./cli/audit.js')).auditVerifyCommand(runtime, options))
+    )
+
+  program
+    .command('dashboard')
+    .description("watch a running orchestrator in the terminal: needs-you, tasks, a task's live log, approvals (q quits)")
+    .option('--project <dir>', 'project whose running server to watch (QUARTET_PROJECT, default: the working directory)')
+    .option('--url <url>', 'the orchestrator to watch instead, e.g. http://127.0.0.1:3100')
+    .option('--token <token>', 'its API token (QUARTET_API_TOKEN; with --project: read from the project)')
+    .option('--plain', 'plain lines even on a terminal')
+    .action((options: { project?: string; url?: string; token?: string; plain?: boolean }) =>
+      exitWith(async () => (await import('./cli/dashboard.js')).dashboardCommand(options))
+    )
+
+  program
+    .command('approval-hook')
+    .description('pre-tool hook for agent CLIs (PreToolUse, Gemini BeforeTool): asks a human through Quartet; exit 0 allow, 2 block')
+    .option('--project <dir>', 'project whose running server records the request (QUARTET_PROJECT, default: the working directory)')
+    .option('--deadline-seconds <n>', 'block the call when no human decided within n seconds (default: until the request expires)')
+    .action((options: { project?: string; deadlineSeconds?: string }) =>
+      exitWith(async () => (await import('./cli/approval-hook.js')).approvalHookCommand(options))
+    )
+
   onProject(program.command('mcp'))
     .description('MCP server on stdio for coding agents: approvals inbox (read-only), permission prompt, status, tasks, memory search')
     .action((options: ProjectOptions) =>
-      exitWith(async () => (await import('./cli/mcp.js')).mcpCommand(runtime, options, (await import('./version.js')).packageVersion()))
+      exitWith(async () => (await import('./cli/mcp.js')).mcpCommand(options, (await import('./version.js')).packageVersion()))
     )
 }

@@ -9,8 +9,11 @@ import path from 'node:path'
 import type { Database } from '../../core/db/database.js'
 import { databaseHealthCheck } from '../../core/http/plugins/database-health.js'
 import type { Logger } from '../../core/logger.js'
+import { composeAutonomy } from './compose-autonomy.js'
+import { composeIdentity } from './compose-identity.js'
 import type { Platform } from '../../core/platform.js'
 import { createTaskApprovalGate } from './engine/approval-gate.js'
+import { createRunApprovals } from './engine/run-approvals.js'
 import { createEngineService } from './engine/engine.service.js'
 import { createExecutor } from './engine/execute.js'
 import { createGit } from './engine/git.js'
@@ -30,16 +33,28 @@ import { createEngineRecords } from './modules/memory/engine-records.js'
 import { createMemoryReadService, type MemoryReadService } from './modules/memory/memory-read.service.js'
 import { createMemoryWriteService } from './modules/memory/memory-write.service.js'
 import { createTokenSealer, loadOrCreateMemoryKey } from './modules/memory/opaque-token.js'
+import { createMergeService } from './modules/merge/merge.service.js'
+import { createReviewService } from './modules/merge/review.service.js'
 import { createMissionsService } from './modules/missions/missions.service.js'
+import { createRunFlowsService } from './modules/run-flows/run-flows.service.js'
 import { createStatusService } from './modules/status/status.service.js'
 import { createApprovalRequests } from './modules/submissions/approval-requests.js'
 import { createSubmissionsService, type SubmissionsService } from './modules/submissions/submissions.service.js'
 import { createTasksService } from './modules/tasks/tasks.service.js'
+import { createChatLiveState } from './modules/chat/chat-live.js'
+import { createChatService } from './modules/chat/chat.service.js'
+import { createAfterTaskXverify } from './modules/xverify/after-task.js'
+import { createXverifyService } from './modules/xverify/xverify.service.js'
+import { spawnPty } from './modules/terminal/pty.js'
+import { createTerminalService, type TerminalService } from './modules/terminal/terminal.service.js'
 import { createAccessPolicy } from './policy.js'
 import { DEFAULT_PROJECT_CONFIG } from './project/config-schema.js'
 import { createProjectConfigSource } from './project/config-source.js'
 import type { OrchestratorDb } from './state/db.js'
 import { createOrchestratorRepositories } from './state/repositories.js'
+import { createMergesRepository } from './state/merges.repository.js'
+import { createRunFlowsRepository } from './state/run-flows.repository.js'
+import { createTerminalRepository } from './state/terminal.repository.js'
 import { createEventHub } from './streams/event-hub.js'
 import { createRunViews } from './views/run-views.js'
 
@@ -64,6 +79,8 @@ export interface RunJobInput {
   jobId: number
   /** The detached job process stops its sprint gracefully on SIGTERM/SIGINT. */
   handleSignals?: boolean
+  /** The detached job process: a watchdog stops its agents when it ends, however it ends. */
+  supervise?: boolean
 }
 
 export type Orchestrator = Awaited<ReturnType<typeof createOrchestrator>>
@@ -74,7 +91,11 @@ export async function createOrchestrator(deps: OrchestratorDeps) {
   const repositories = createOrchestratorRepositories(deps.database.db as OrchestratorDb, clock)
   const projectId = await repositories.projects.ensure(projectRoot)
   const config = createProjectConfigSource(projectRoot)
-  const policy = createAccessPolicy({ controlMutationsSwitch: deps.controlMutationsSwitch, config })
+  const policy = createAccessPolicy({
+    controlMutationsSwitch: deps.controlMutationsSwitch,
+    config,
+    nowSeconds: () => clock().getTime() / 1000
+  })
   const enginePlatform: EnginePlatform = { spawn: platform.spawn, fetch: platform.fetch, clock }
   const git = createGit(platform)
   const worktrees = createWorktrees(git)
@@ -110,6 +131,7 @@ export async function createOrchestrator(deps: OrchestratorDeps) {
     platform: enginePlatform,
     worktrees,
     launchJob: createJobLauncher({ projectRoot, dataDir, databaseUrl: deps.databaseUrl, platform }),
+    ...(deps.hostname ? { hostname: deps.hostname } : {}),
     notify,
     newId,
     onPlanned: [records.planDecided]
@@ -118,6 +140,8 @@ export async function createOrchestrator(deps: OrchestratorDeps) {
   // One approval store for everything that parks (engine tasks, agents, process submissions): a
   // request closed on any channel settles the submission waiting on it before the call answers.
   const late: { submissions?: SubmissionsService } = {}
+  // An agent's request that names its task parks the task while it waits (engine/run-approvals.ts).
+  const runApprovals = createRunApprovals({ repositories, projectId, clock, notify })
   const approvals = createApprovalsService({
     repositories,
     projectId,
@@ -126,7 +150,9 @@ export async function createOrchestrator(deps: OrchestratorDeps) {
     newId: () => `apr_${platform.ids.token(12)}`,
     approvalConfig: () => config.current().approval,
     policy,
+    onRequested: (requested) => runApprovals.requested(requested),
     onClosed: async (closed) => {
+      await runApprovals.closed(closed)
       if (closed.requesterKind !== 'process') return
       await late.submissions?.settleApproval(closed.tenantId, closed.id).catch((error: unknown) => {
         // The decision is recorded; the sweep settles the submission later.
@@ -148,8 +174,22 @@ export async function createOrchestrator(deps: OrchestratorDeps) {
   })
   late.submissions = submissions
 
+  const { autonomous, nervous, evolution, ingress } = composeAutonomy({
+    db: deps.database.db,
+    projectId,
+    dataDir,
+    config,
+    clock,
+    newId,
+    submissions,
+    runControl,
+    env: deps.env ?? process.env,
+    logger: deps.logger
+  })
+
   const memoryRepository = repositories.memory
   let memoryReads: MemoryReadService | undefined
+  let terminal: TerminalService | undefined
   const insight = createInsightService({
     projectId,
     projectRoot,
@@ -162,26 +202,98 @@ export async function createOrchestrator(deps: OrchestratorDeps) {
     clock
   })
 
+  const runFlowsRepository = createRunFlowsRepository(deps.database.db as OrchestratorDb, clock)
+  const mergeRepositories = { runFlows: runFlowsRepository, merges: createMergesRepository(deps.database.db as OrchestratorDb, clock) }
+  const runFlows = createRunFlowsService({
+    projectId,
+    projectRoot,
+    repositories: { ...repositories, runFlows: runFlowsRepository },
+    engine,
+    runControl,
+    config,
+    git,
+    clock,
+    newFlowId: () => platform.ids.uuid(),
+    newAttemptId: () => `att-${randomBase36(platform)}`
+  })
+
+  const { audit, rateRules, enterprise, identity } = composeIdentity({
+    projectId,
+    dataDir,
+    config,
+    repositories,
+    clock,
+    fetch: platform.fetch,
+    env: deps.env ?? process.env,
+    logger: deps.logger
+  })
+
+  const status = createStatusService({ projectId, repositories, runControl, clock })
+  const tasks = createTasksService({ projectId, dataDir, repositories, runControl, clock })
+  const xverify = createXverifyService({
+    projectRoot,
+    dataDir,
+    config: () => config.current(),
+    platform: enginePlatform,
+    env: deps.env ?? process.env,
+    lookupTask: (id) => tasks.lookup(id),
+    readDiff: (commit) => git.git(projectRoot, ['show', '--format=', '--patch', commit])
+  })
+
   return {
     projectId,
     projectRoot,
+    audit,
+    rateRules,
+    enterprise,
     dataDir,
     config,
     policy,
     events: hub,
     runControl,
     engine,
-    status: createStatusService({ projectId, repositories, runControl, clock }),
-    tasks: createTasksService({ projectId, dataDir, repositories, runControl, clock }),
+    status,
+    tasks,
+    /** Cross-verify of a task's result or a claim by a second provider (quartet xverify). */
+    xverify,
+    /** Chat about the project: built-ins from live state, else one grounded provider call. */
+    chat: createChatService({
+      live: createChatLiveState({
+        status: () => status.status(),
+        listTasks: () => tasks.listTasks(undefined),
+        pendingApprovals: (tenantId) => approvals.forTenant(tenantId).pending()
+      }),
+      config,
+      platform: enginePlatform,
+      env: deps.env ?? process.env
+    }),
     /** Rendered read views cached under the run's revision (the server's hot reads). */
     views: createRunViews({ projectId, repositories, runControl, clock }),
     insight,
-    git: createGitService({ git, projectRoot, projectId, sprints: repositories.sprints }),
+    git: createGitService({ git, projectRoot, projectId, sprints: repositories.sprints, tasks: repositories.tasks }),
     projectConfig: createProjectConfigService({ config, policy }),
     /** The local tenant's view; per caller: `approvals.forTenant(caller.tenantId)`. */
     approvals,
     approvalRequests,
     submissions,
+    runFlows,
+    merges: createMergeService({
+      projectId,
+      projectRoot,
+      dataDir,
+      git,
+      platform: enginePlatform,
+      config,
+      policy,
+      repositories: { ...repositories, ...mergeRepositories },
+      newId,
+      notify
+    }),
+    review: createReviewService({ projectId, projectRoot, git, repositories: { ...repositories, ...mergeRepositories } }),
+    autonomous,
+    ingress,
+    nervous,
+    evolution,
     missions: createMissionsService({ projectId, repositories, runControl, approvals: approvalRequests }),
     memory: {
       /** Built on first use: it reads (or creates) the project's cursor-sealing key in the data dir. */
@@ -195,6 +307,24 @@ export async function createOrchestrator(deps: OrchestratorDeps) {
         return memoryReads
       },
       writes: createMemoryWriteService(memoryRepository)
+    },
+
+    identity,
+
+    /** The embedded terminal's PTY sessions (built on first use: only the server opens terminals). */
+    get terminal(): TerminalService {
+      terminal ??= createTerminalService({
+        projectRoot,
+        projectId,
+        repository: createTerminalRepository(deps.database.db as OrchestratorDb, clock),
+        // A broken config file leaves the terminal on its defaults: it is how the operator fixes it.
+        config: () => config.read().config.terminal ?? DEFAULT_PROJECT_CONFIG.terminal,
+        spawnPty,
+        clock,
+        env: deps.env ?? process.env,
+        logger: deps.logger
+      })
+      return terminal
     },
 
     /** One round trip to the database; throws while it cannot be reached (health reports it). */
@@ -233,7 +363,12 @@ export async function createOrchestrator(deps: OrchestratorDeps) {
         clock,
         hostname: deps.hostname ?? os.hostname(),
         handleSignals: input.handleSignals === true,
+        ...(input.supervise ? { supervise: enginePlatform } : {}),
         approvalGate: createTaskApprovalGate({ service: approvals, requireForRisk: projectConfig.approval.require_for_risk }),
+        runApprovals,
+        ...(projectConfig.cross_verify.after_task
+          ? { onTaskDone: createAfterTaskXverify({ projectId, xverify, repositories, clock }) }
+          : {}),
         onSprintEnded: [
           (sprintId) => records.sprintEnded(sprintId),
           async (sprintId, result) => {
@@ -247,6 +382,11 @@ export async function createOrchestrator(deps: OrchestratorDeps) {
     /** Releases what the orchestrator holds (the event tailers); the database belongs to the caller. */
     close(): void {
       hub.close()
+    },
+
+    /** Kills the terminal's sessions and records their outbound bytes (server shutdown). */
+    async closeTerminal(): Promise<void> {
+      await terminal?.close()
     }
   }
 }

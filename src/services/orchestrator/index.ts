@@ -1,8 +1,10 @@
+import { selfCommandLine } from '../../core/cli/self-command.js'
 import type { ServiceDefinition, StartupNote } from '../../core/service.js'
 import { buildOrchestratorApp } from './app.js'
 import { createOrchestrator } from './compose.js'
 import { orchestratorConfig, type OrchestratorSettings } from './config.js'
 import { orchestratorMigrations } from './migrations/index.js'
+import { registerServerSecret } from '../../core/http/redact-url.js'
 import { resolveApiToken } from './runtime/api-token.js'
 import { packageVersion } from './version.js'
 
@@ -34,6 +36,7 @@ export const orchestratorService: ServiceDefinition<OrchestratorSettings> = {
       projectRoot: settings.projectRoot,
       host: config.host
     })
+    registerServerSecret(token.token)
     const app = await buildOrchestratorApp({
       orchestrator,
       token,
@@ -47,7 +50,11 @@ export const orchestratorService: ServiceDefinition<OrchestratorSettings> = {
     const notes: StartupNote[] = [`project: ${settings.projectRoot}`]
     if (token.warning) notes.push({ warning: `auth: WARNING ${token.warning}` })
     if (token.token) notes.push(`auth: bearer token ${token.fingerprint}${token.file ? ` in ${token.file}` : ` (${token.source})`}`)
-    notes.push({ hint: 'plan and run', command: 'npx quartet plan && npx quartet run' }, { hint: 'status', command: 'npx quartet status' })
+    const project = ['--project', settings.projectRoot]
+    notes.push(
+      { hint: 'plan and run', command: `${selfCommandLine(['plan', ...project])} && ${selfCommandLine(['run', ...project])}` },
+      { hint: 'status', command: selfCommandLine(['status', ...project]) }
+    )
     if (!settings.controlMutations) {
       notes.push('      control over HTTP (plan, start, kill …) is off: QUARTET_CONTROL_MUTATIONS=1 or api.control_mutations to allow it')
     }

@@ -11,6 +11,9 @@ export type Role = 'viewer' | 'operator' | 'admin'
  */
 export type Channel = 'api' | 'cli' | 'engine'
 
+/** How the caller proved who it is: the API token, a verified OIDC token, or being this machine's process. */
+export type AuthMode = 'static' | 'oidc' | 'local'
+
 export interface Principal {
   /** Stable identity: `api-static` for the API token's owner, `cli:<user>`, `engine`. */
   id: string
@@ -19,8 +22,42 @@ export interface Principal {
   tenantId: string
   /** false: the tenant is the local project's default, not a verified claim. */
   tenantClaimed: boolean
+  /** The built-in tier the caller's roles reach (a custom role alone is `viewer`). */
   role: Role
   channel: Channel
+  /** Absent: `static` for `api`, `local` for the CLI and the engine. */
+  mode?: AuthMode
+  /** Role names from verified claims (built-in or custom); their permissions are resolved per request. */
+  roles?: readonly string[]
+  /** Identity claims shown by GET /api/auth/me (verified, never parsed unverified). */
+  claims?: { sub?: string; email?: string; name?: string; preferredUsername?: string }
+  /** When the caller signed in at the issuer (`auth_time`, else `iat`), seconds since the epoch. */
+  authTime?: number
+}
+
+export const BUILT_IN_ROLES: readonly Role[] = ['viewer', 'operator', 'admin']
+
+/** The built-in permission matrix: viewer ⊂ operator ⊂ admin (a custom role of the same name replaces one). */
+export const BUILT_IN_PERMISSIONS: Readonly<Record<Role, readonly string[]>> = {
+  viewer: ['read', 'sprint:read'],
+  operator: ['read', 'sprint:read', 'write', 'execute', 'sprint:write', 'audit:read', 'flow:manage'],
+  admin: ['read', 'sprint:read', 'write', 'execute', 'sprint:write', 'audit:read', 'flow:manage', 'admin', 'audit', 'tenant:admin']
+}
+
+export function isBuiltInRole(name: string): name is Role {
+  return (BUILT_IN_ROLES as readonly string[]).includes(name)
+}
+
+/** The highest built-in tier among role names (viewer when none is built in). */
+export function tierOf(roles: readonly string[]): Role {
+  if (roles.includes('admin')) return 'admin'
+  if (roles.includes('operator')) return 'operator'
+  return 'viewer'
+}
+
+/** Whether the caller authenticated with a verified OIDC token (not the API token or this machine). */
+export function isOidc(principal: Principal): boolean {
+  return principal.mode === 'oidc'
 }
 
 /** The tenant of callers without a tenant claim (one local project). */

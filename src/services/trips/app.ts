@@ -50,6 +50,10 @@ export async function buildTripsApp(deps: TripsAppDeps): Promise<App> {
   await openApiDocs(app, {
     name: 'trips',
     description: 'Back-country trip planning: users, tours, plans and tour members (JSON:API-style envelope).',
+    credentials:
+      'Routes under /api/private need a bearer token. With the development signing key (no identity provider configured) mint one ' +
+      'with `quartet token trips --email you@example.com` and paste it under **Authorize**; otherwise use an access token of the ' +
+      'configured identity provider.',
     securitySchemes: {
       bearer: {
         type: 'http',

@@ -3,6 +3,7 @@ import { SignJWT, createRemoteJWKSet } from 'jose'
 import type { FastifyRequest } from 'fastify'
 import { bearerToken, createJwtVerifier, type JwtVerifier } from '../../core/auth/jwt.js'
 import { loadOrCreateSecret, type PersistedSecret } from '../../core/secrets.js'
+import { registerServerSecret } from '../../core/http/redact-url.js'
 import type { TripsSettings } from './config.js'
 import type { Caller } from './access.js'
 import { tripsError } from './errors.js'
@@ -23,7 +24,10 @@ export function loadDevSigningKey(dataDir: string): DevSigningKey {
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
     return JSON.stringify(privateKey.export({ format: 'jwk' }))
   })
-  const privateKey = createPrivateKey({ key: JSON.parse(secret.value) as import('node:crypto').JsonWebKey, format: 'jwk' })
+  const jwk = JSON.parse(secret.value) as import('node:crypto').JsonWebKey
+  // The private scalar is what must never be logged.
+  registerServerSecret(jwk.d)
+  const privateKey = createPrivateKey({ key: jwk, format: 'jwk' })
   return { privateKey, publicKey: createPublicKey(privateKey), secret }
 }
 

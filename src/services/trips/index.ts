@@ -1,3 +1,4 @@
+import { selfCommandLine } from '../../core/cli/self-command.js'
 import type { ServiceDefinition, StartupNote } from '../../core/service.js'
 import { tripsConfig, type TripsSettings } from './config.js'
 import { fingerprint } from '../../core/secrets.js'
@@ -26,7 +27,7 @@ export const tripsService: ServiceDefinition<TripsSettings> = {
         ? [`auth: tokens from ${settings.issuer} (JWKS ${settings.jwksUrl}, audience ${settings.audience})`]
         : [
             `auth: development signing key ${fingerprint(devKey?.secret.value ?? '')} in ${devKey?.secret.file}`,
-            { hint: 'get a token', command: 'npx quartet token trips --email you@example.com' }
+            { hint: 'get a token', command: selfCommandLine(['token', 'trips', '--email', 'you@example.com']) }
           ]
     if (settings.compat === 'original') notes.push('compat: original (boolean complete, timestamp dates, user lookup as array)')
     if (settings.authz === 'open') notes.push('authz: open (no ownership checks; any valid token may change anything)')

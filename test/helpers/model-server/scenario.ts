@@ -31,6 +31,8 @@ export interface ReplyTurn {
   usage?: Usage
   /** Only answer a request that passes this test; a request that fails it is answered as an unscripted request. */
   expect?: (request: ModelRequest) => boolean
+  /** Answer only after this long: a model that takes its time, as real ones do. */
+  delayMs?: number
 }
 
 /** An API error answered instead of a model response. */

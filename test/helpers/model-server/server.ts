@@ -125,7 +125,9 @@ export async function startServer(adapter: ApiAdapter, scenario: Scenario): Prom
       }
       record.usage = turn.usage ?? usage ?? { input: 10, output: 2 }
       record.status = 200
-      adapter.reply(res, route.request, { text: turn.text, tools: turn.tools }, record.usage, record.seq)
+      const reply = () => adapter.reply(res, route.request!, { text: turn.text, tools: turn.tools }, record.usage!, record.seq)
+      if (turn.delayMs) setTimeout(reply, turn.delayMs)
+      else reply()
     })
   })
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve))

@@ -1,6 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
@@ -10,7 +11,7 @@ const root = path.resolve(import.meta.dirname, '..', '..', '..')
 const DOCUMENTED_API = 'http://127.0.0.1:3300'
 
 /**
- * The shell lines of a document's section, as a reader would paste them: `npx …` lines start or
+ * The shell lines of a document's section, as a reader would paste them: `npx …`, `npm …` and `quartet …` lines start or
  * watch servers (the test starts its own), everything else runs as written.
  */
 function sectionShell(file: string, heading: string): string {
@@ -23,15 +24,25 @@ function sectionShell(file: string, heading: string): string {
   return blocks
     .join('\n')
     .split('\n')
-    .filter((line) => !/^\s*(npx|npm) /.test(line))
+    .filter((line) => !/^\s*(npx|npm|quartet) /.test(line))
     .join('\n')
 }
+
+/** A `quartet` on PATH that runs this checkout's CLI, as README's `npm link` set-up gives the reader. */
+function quartetOnPath(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-bin-'))
+  const entry = path.join(root, 'src', 'cli', 'main.ts')
+  fs.writeFileSync(path.join(dir, 'quartet'), `#!/bin/sh\nexec '${process.execPath}' --import tsx '${entry}' "$@"\n`, { mode: 0o755 })
+  return dir
+}
+const binDir = quartetOnPath()
 
 /** Runs asynchronously: the server under test lives in this process. */
 async function runAgainst(base: string, script: string): Promise<{ status: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await promisify(execFile)('bash', ['-c', `set -euo pipefail\n${script.replaceAll(DOCUMENTED_API, base)}`], {
       cwd: root,
+      env: { ...process.env, PATH: `${binDir}${path.delimiter}${process.env.PATH ?? ''}` },
       timeout: 60_000
     })
     return { status: 0, stdout, stderr }

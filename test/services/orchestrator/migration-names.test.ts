@@ -29,6 +29,16 @@ const OLD_NAMES: MigrationSet = {
   orchestrator_0009_memory_version: memoryVersionMigration
 }
 
+/** Migrations numbered after the renaming: a database from before it runs them (once). */
+const LATER = Object.keys(orchestratorMigrations)
+  .filter((name) => name > 'orchestrator_0009_memory_version')
+  .sort()
+/** Renamed nothing yet but ran every later migration: today's schema under the old names (today's repositories can write to it). */
+const OLD_NAMES_AND_LATER: MigrationSet = {
+  ...OLD_NAMES,
+  ...Object.fromEntries(LATER.map((name) => [name, orchestratorMigrations[name]!]))
+}
+
 /** The current set, each migration recording its runs. */
 function spied(runs: string[]): MigrationSet {
   return Object.fromEntries(
@@ -50,10 +60,10 @@ async function recordedNames(db: Kysely<any>): Promise<string[]> {
 }
 
 test('a database migrated under the old names runs nothing again under the new ones; its rows stay as they were', async () => {
-  const database = await createTestDatabase([OLD_NAMES])
+  const database = await createTestDatabase([OLD_NAMES_AND_LATER])
   after(() => database.close())
   const db = database.db as OrchestratorDb
-  assert.deepEqual(await recordedNames(database.db), Object.keys(OLD_NAMES).sort())
+  assert.deepEqual(await recordedNames(database.db), Object.keys(OLD_NAMES_AND_LATER).sort())
 
   const repos = createOrchestratorRepositories(db, () => new Date('2026-03-01T10:00:00.000Z'))
   const projectId = await repos.projects.ensure('/tmp/quartet-renamed-migrations')
@@ -86,7 +96,7 @@ test('a database migrated under the old names runs nothing again under the new o
   assert.deepEqual(runs, [], 'no migration ran again')
   assert.deepEqual(await recordedNames(database.db), Object.keys(orchestratorMigrations).sort())
   assert.ok((await recordedNames(database.db)).includes('orchestrator_0005_approvals'))
-  assert.equal(await snapshotTables(database, 'orch_'), before)
+  assert.equal(await snapshotTables(database, 'orch_'), before, 'every table keeps its rows')
   assert.equal(
     (
       await repos.memory.search(
@@ -113,14 +123,16 @@ test('a database from before the approvals migration runs it once, under its new
     'orchestrator_0006_process_missions',
     'orchestrator_0007_approval_tenants',
     'orchestrator_0008_run_missions',
-    'orchestrator_0009_memory_version'
+    'orchestrator_0009_memory_version',
+    ...LATER
   ])
   assert.deepEqual(runs, [
     'orchestrator_0005_approvals',
     'orchestrator_0006_process_missions',
     'orchestrator_0007_approval_tenants',
     'orchestrator_0008_run_missions',
-    'orchestrator_0009_memory_version'
+    'orchestrator_0009_memory_version',
+    ...LATER
   ])
   assert.deepEqual(await recordedNames(database.db), Object.keys(orchestratorMigrations).sort())
 })

@@ -195,7 +195,23 @@ export function createErrorHandler(format: ErrorFormatter, validationCode?: stri
 const CLIENT_ERRORS: Record<string, { status: number; code: CommonErrorCode; message: string }> = {
   HPE_HEADER_OVERFLOW: { status: 431, code: 'HEADERS_TOO_LARGE', message: 'The request headers are too large.' },
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: 'REQUEST_TIMEOUT', message: 'The request was not received in time.' },
-  ERR_HTTP_HEADERS_TIMEOUT: { status: 408, code: 'REQUEST_TIMEOUT', message: 'The request headers were not received in time.' }
+  ERR_HTTP_HEADERS_TIMEOUT: { status: 408, code: 'REQUEST_TIMEOUT', message: 'The request headers were not received in time.' },
+  // A URL pasted with "é", a space or a quote in it: the HTTP parser refuses the raw byte.
+  HPE_INVALID_URL: {
+    status: 400,
+    code: 'BAD_REQUEST',
+    message:
+      'The URL has unencoded characters (a space, a quote or a non-ASCII letter such as é): ' +
+      'percent-encode them, e.g. café → caf%C3%A9 (curl -G --data-urlencode does it).'
+  }
+}
+
+/** A request line with a space in its URL ("GET /x?q=two words HTTP/1.1"): the parser calls it a bad version or method. */
+function spaceInUrl(error: Error & { rawPacket?: unknown }): boolean {
+  if (!Buffer.isBuffer(error.rawPacket)) return false
+  const end = error.rawPacket.indexOf('\r\n')
+  const line = error.rawPacket.subarray(0, end === -1 ? Math.min(error.rawPacket.length, 8192) : end).toString('latin1')
+  return /^[A-Z]+ \S+( \S+)+ HTTP\/\d(\.\d)?$/.test(line)
 }
 
 /**
@@ -204,7 +220,7 @@ const CLIENT_ERRORS: Record<string, { status: number; code: CommonErrorCode; mes
  */
 export function clientErrorHandler(format: ErrorFormatter, logger: FastifyBaseLogger) {
   return (error: Error & { code?: string }, socket: Socket) => {
-    const known = error.code ? CLIENT_ERRORS[error.code] : undefined
+    const known = error.code ? CLIENT_ERRORS[spaceInUrl(error) ? 'HPE_INVALID_URL' : error.code] : undefined
     const statusCode = known?.status ?? 400
     logger.debug({ code: error.code, statusCode }, 'client error')
     // A response already under way (headers sent) cannot take a second one without corrupting it.

@@ -5,12 +5,14 @@ import { redactUrl } from '../redact-url.js'
 
 const { chindingsSym, streamSym } = pino.symbols
 const INFO = 30
+const DEBUG = 20
 
 /** Lines formatted together; and the longest a line waits for its batch. */
 export const REQUEST_LOG_BATCH = 64
 export const REQUEST_LOG_DELAY_MS = 100
 
 interface Finished {
+  level: number
   time: number
   /** The request logger's bindings as pino serialized them (`,"pid":…,"service":…,"reqId":…`). */
   bindings: string
@@ -26,18 +28,20 @@ const flushes = new Set<() => void>()
 let flushOnExit: (() => void) | undefined
 
 /**
- * One structured line per request (method, redacted URL, status, time), when info is logged at
- * all — in pino's own line format, with the time the response finished. The response path only
- * records the facts; lines are formatted and written in batches (64 responses, or after 100 ms,
- * on close and at exit). Measured at a fixed 5,000 req/s, formatting each line as its response
- * finished cost 11–13 µs of server CPU per request, and batched about 2 µs: most of the cost was
- * not the formatting but the caches it disturbed in between (docs/performance.md).
+ * One structured line per request (method, redacted URL, status, time; successful `/health`
+ * probes only at debug), when info is logged at all — in pino's own line format, with the time
+ * the response finished. The response path only records the facts; lines are formatted and
+ * written in batches (64 responses, or after 100 ms, on close and at exit). Measured at a fixed
+ * 5,000 req/s, formatting each line as its response finished cost 11–13 µs of server CPU per
+ * request, and batched about 2 µs: most of the cost was not the formatting but the caches it
+ * disturbed in between (docs/performance.md).
  */
 export function requestLog(app: App, options: { batch?: number; delayMs?: number } = {}): void {
   const batchSize = options.batch ?? REQUEST_LOG_BATCH
   const delayMs = options.delayMs ?? REQUEST_LOG_DELAY_MS
   const logger = app.log as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean }
   if (!(logger.isLevelEnabled?.('info') ?? true)) return
+  const debug = logger.isLevelEnabled?.('debug') ?? false
   let pending: Finished[] = []
   let timer: NodeJS.Timeout | undefined
 
@@ -52,7 +56,7 @@ export function requestLog(app: App, options: { batch?: number; delayMs?: number
       text.set(
         line.stream,
         (text.get(line.stream) ?? '') +
-          `{"level":${INFO},"time":${line.time}${line.bindings},"method":${JSON.stringify(line.method)},` +
+          `{"level":${line.level},"time":${line.time}${line.bindings},"method":${JSON.stringify(line.method)},` +
           `"url":${JSON.stringify(redactUrl(line.url))},"statusCode":${line.statusCode},"ms":${line.ms},"msg":"request"}\n`
       )
     }
@@ -73,17 +77,22 @@ export function requestLog(app: App, options: { batch?: number; delayMs?: number
     done()
   })
   app.addHook('onResponse', (request, reply, done) => {
+    // A successful health probe (a load balancer's, a dashboard's) every few seconds would bury
+    // the lines a person reads: it is a debug line. A failing one stays at info.
+    const probe = reply.statusCode < 400 && request.routeOptions.url === '/health'
+    if (probe && !debug) return done()
     const log = request.log
     const internals = log as unknown as Record<symbol, unknown>
     const stream = internals[streamSym] as Finished['stream'] | undefined
     if (stream === undefined) {
       // Not a pino logger: its own info call, unbatched.
-      log.info(
+      log[probe ? 'debug' : 'info'](
         { method: request.method, url: redactUrl(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
         'request'
       )
     } else {
       pending.push({
+        level: probe ? DEBUG : INFO,
         time: Date.now(),
         bindings: (internals[chindingsSym] as string | undefined) ?? '',
         stream,

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream'
 import type { FastifyRequest } from 'fastify'
 import multipart from '@fastify/multipart'
 import { AppError } from '../../../core/errors/app-error.js'
@@ -9,6 +10,8 @@ import { feedError, fieldError } from '../errors.js'
 /** Text fields of the post form that are kept; any other field is ignored (as the original did). */
 const TEXT_FIELDS = new Set(['title', 'content', 'image', 'imageUrl'])
 const MULTIPART_FIELD_BYTES = 200 * 1024
+/** The most a post form may hold besides its image: its text fields, part headers and boundaries. */
+const FORM_OVERHEAD_BYTES = TEXT_FIELDS.size * MULTIPART_FIELD_BYTES + 64 * 1024
 
 interface PostForm {
   fields: Record<string, string>
@@ -42,9 +45,22 @@ export async function acceptPostForms(app: App, imageMaxBytes: number): Promise<
     },
     throwFileSizeLimit: true
   })
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', async (request, reply) => {
     if (!request.isMultipart()) return
-    const form = await readPostForm(request, imageMaxBytes)
+    // A refused upload closes the connection: otherwise Node reads the rest of the body (60 MB
+    // over a 5 MiB limit) to keep the connection for the next request.
+    const declared = Number(request.headers['content-length'])
+    if (declared > imageMaxBytes + FORM_OVERHEAD_BYTES) {
+      reply.header('connection', 'close')
+      throw tooLarge(imageMaxBytes)
+    }
+    let form: PostForm
+    try {
+      form = await readPostForm(request, imageMaxBytes)
+    } catch (error) {
+      if ((error as AppError).code === 'FEED_IMAGE_TOO_LARGE') reply.header('connection', 'close')
+      throw error
+    }
     request.body = markStringSourced(form.fields)
     if (form.upload) uploads.set(request, form.upload)
   })
@@ -85,6 +101,29 @@ function uploadError(error: unknown, maxBytes: number): AppError {
 }
 
 /**
+ * The image's bytes, refused the moment they pass the limit: reading on to the end of the
+ * stream (as toBuffer does, the parser discarding the excess) took a 60 MB upload in whole.
+ */
+async function readImage(file: Readable & { truncated?: boolean }, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  const read = (async () => {
+    for await (const chunk of file) chunks.push(chunk as Buffer)
+  })()
+  const overLimit = new Promise<never>((_resolve, reject) => {
+    file.once('limit', () => {
+      // Destroying the file makes the parser stop reading the request (see the error path's Connection: close).
+      file.destroy()
+      reject(tooLarge(maxBytes))
+    })
+  })
+  read.catch(() => {}) // settled by overLimit when the limit destroyed the stream
+  await Promise.race([read, overLimit])
+  overLimit.catch(() => {})
+  if (file.truncated) throw tooLarge(maxBytes)
+  return Buffer.concat(chunks)
+}
+
+/**
  * Reads a post form completely: the text fields and at most one file, in field "image", into
  * memory (bounded by the upload limit). Empty file parts (a browser's empty file input) count
  * as no file.
@@ -107,8 +146,7 @@ async function readPostForm(request: FastifyRequest, maxBytes: number): Promise<
           )
           continue
         }
-        const bytes = await part.toBuffer()
-        if (part.file.truncated) throw tooLarge(maxBytes)
+        const bytes = await readImage(part.file, maxBytes)
         if (bytes.length === 0 && !part.filename) continue
         if (upload) {
           problem ??= feedError('FEED_INVALID_POST', 'Upload one image only (field image).', {

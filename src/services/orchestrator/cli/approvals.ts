@@ -5,7 +5,7 @@
 import readline from 'node:readline/promises'
 import type { CliRuntime } from '../../../core/service.js'
 import type { ProjectOptions } from './options.js'
-import type { ApprovalEntryView } from '../modules/approvals/approvals.render.js'
+import { closureOf, type ApprovalEntryView } from '../modules/approvals/approvals.render.js'
 import { assertApprovalId, type ApprovalsService } from '../modules/approvals/approvals.service.js'
 import { withProject, type ProjectContext } from './context.js'
 import { CliError, err, EXIT_OK, EXIT_USAGE, out, style, table } from './output.js'
@@ -80,7 +80,8 @@ export async function decideCommand(runtime: CliRuntime, id: string, decision: s
     const service = approvalsOf(context)
     const entry = await service.get(id)
     printEntry(entry)
-    if (entry.category !== 'pending') throw new CliError(`${id} is not pending (${entry.category}); nothing to decide.`)
+    const closed = closureOf(entry)
+    if (closed) throw new CliError(`${id} is closed: ${closed.text}; nothing to decide.`)
     const prompt = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: true })
     let typed: string
     try {

@@ -120,7 +120,9 @@ function track(views: Map<string, TaskView>, event: StoredEvent): void {
   } else if (event.type === 'task_retry') {
     view.lastAction = `retrying (attempt ${event.data.nextAttempt})`
   } else if (event.type === 'task_awaiting_approval') {
-    view.lastAction = `waiting for approval ${event.data.approvalId}`
+    view.lastAction = `waiting for approval ${event.data.approvalId}${event.data.summary ? `: ${event.data.summary}` : ''}`
+  } else if (event.type === 'task_approval_closed') {
+    view.lastAction = event.data.reason
   }
   views.set(event.taskId, view)
 }

@@ -4,8 +4,11 @@ import { nodePlatform } from '../../../core/platform.js'
 import type { ProjectOptions } from './options.js'
 import { DIRECTIVES_FILE } from '../engine/engine.service.js'
 import { createProjectConfigSource } from '../project/config-source.js'
+import { COMMAND_PRESET_NAMES } from '../engine/agents/registry.js'
 import { initProject } from '../project/config.js'
+import { quartetCommandLine } from '../engine/agents/quartet-command.js'
 import { detectAgents } from '../project/detect.js'
+import { findExecutable } from '../../../core/cli/self-command.js'
 import { resolveProject } from './context.js'
 import { configErrorLines, describeError, err, EXIT_OK, out, style } from './output.js'
 
@@ -47,7 +50,7 @@ export async function initCommand(options: ProjectOptions): Promise<number> {
   const detected = await detectAgents({ ...nodePlatform() }, process.env)
   out('Agents:')
   for (const note of detected.notes) out(`  ${note}`)
-  if (!detected.notes.some((n) => !n.startsWith('ollama:'))) out('  no coding CLI (claude, codex, gemini, aider) on PATH')
+  if (!detected.notes.some((n) => !n.startsWith('ollama:'))) out(`  no coding CLI (${COMMAND_PRESET_NAMES.join(', ')}) on PATH`)
 
   const result = initProject(projectRoot, detected.agents)
   const config = createProjectConfigSource(projectRoot)
@@ -82,5 +85,8 @@ export async function initCommand(options: ProjectOptions): Promise<number> {
   out('  2. quartet doctor      check git, the data directory, the config and the agents')
   out('  3. quartet plan        see the tasks that will run')
   out('  4. quartet run         run them (quartet status, quartet logs <task> -f, quartet kill)')
+  out('')
+  out('Claude Code outside a run (its permission prompts as Quartet approvals; runs with permissions "ask" get it wired):')
+  out(`  claude mcp add quartet -- ${quartetCommandLine(['mcp', '--project', projectRoot], findExecutable('quartet', process.env))}`)
   return EXIT_OK
 }

@@ -20,7 +20,7 @@ export function logsCommand(runtime: CliRuntime, taskRef: string, options: Proje
         err(`No log for ${task.id} yet (it is ${task.status}${task.status === 'PENDING' ? ': it has not started' : ''}).`)
         return EXIT_FAILED
       }
-      copyNew(file, 0)
+      await copyNew(file, 0)
       return EXIT_OK
     }
     await follow(context, task.id, file)
@@ -37,13 +37,13 @@ async function follow(context: ProjectContext, taskId: string, file: string): Pr
   let lastReconcile = 0
   try {
     for (;;) {
-      offset = copyNew(file, offset)
+      offset = await copyNew(file, offset)
       if (stop.signal.aborted) return
       if (Date.now() - lastReconcile >= RECONCILE_MS) {
         lastReconcile = Date.now()
         // Reconciled first: a dead job's tasks become ORPHANED, which ends the follow instead of waiting for ever.
         if (!(await context.orchestrator.tasks.runState(taskId)).running) {
-          copyNew(file, offset)
+          await copyNew(file, offset)
           return
         }
       }
@@ -54,7 +54,12 @@ async function follow(context: ProjectContext, taskId: string, file: string): Pr
   }
 }
 
-function copyNew(file: string, offset: number): number {
+/**
+ * Copies the bytes from offset to the end to stdout, each chunk flushed before the next is read:
+ * on a pipe, stdout takes what fits (64 KiB) and queues the rest, so the command must not reuse
+ * the buffer or exit before the queue is written.
+ */
+async function copyNew(file: string, offset: number): Promise<number> {
   let fd: number
   try {
     fd = fs.openSync(file, 'r')
@@ -69,11 +74,17 @@ function copyNew(file: string, offset: number): number {
     while (position < size) {
       const read = fs.readSync(fd, buffer, 0, Math.min(buffer.length, size - position), position)
       if (read === 0) break
-      process.stdout.write(buffer.subarray(0, read))
+      await writeOut(Buffer.from(buffer.subarray(0, read)))
       position += read
     }
     return position
   } finally {
     fs.closeSync(fd)
   }
+}
+
+function writeOut(chunk: Buffer): Promise<void> {
+  return new Promise((resolve, reject) => {
+    process.stdout.write(chunk, (error) => (error ? reject(error) : resolve()))
+  })
 }

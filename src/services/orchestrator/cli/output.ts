@@ -96,7 +96,11 @@ export function describeError(error: unknown): { message: string; exitCode: numb
   if (isAppError(error)) {
     switch (error.code) {
       case 'ORCH_NOTHING_PLANNED':
-        return { message: 'Nothing is planned: run quartet plan first.', exitCode: EXIT_USAGE }
+        // The engine names the resume when a crashed or killed sprint is waiting for one.
+        return {
+          message: error.message.includes('--resume') ? error.message : 'Nothing is planned: run quartet plan first.',
+          exitCode: EXIT_USAGE
+        }
       case 'ORCH_NOTHING_TO_RESUME':
         return {
           message:

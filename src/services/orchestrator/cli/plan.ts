@@ -8,7 +8,10 @@ const MODES = ['auto', 'structured', 'ai'] as const
 type Mode = (typeof MODES)[number]
 
 /** `quartet plan`: the task table and the planner's warnings; an invalid plan exits 2 with each error on its own line. */
-export function planCommand(runtime: CliRuntime, options: ProjectOptions & { mode?: string; directive?: string }): Promise<number> {
+export function planCommand(
+  runtime: CliRuntime,
+  options: ProjectOptions & { mode?: string; directive?: string; force?: boolean }
+): Promise<number> {
   return withProject(runtime, options, async (context) => {
     if (options.mode !== undefined && !(MODES as readonly string[]).includes(options.mode))
       throw new CliError(`--mode must be one of ${MODES.join(', ')} (got ${JSON.stringify(options.mode)}).`)
@@ -17,7 +20,8 @@ export function planCommand(runtime: CliRuntime, options: ProjectOptions & { mod
     try {
       planned = await context.orchestrator.engine.plan(context.caller, {
         ...(options.mode ? { mode: options.mode as Mode } : {}),
-        ...(options.directive !== undefined ? { directive: options.directive } : {})
+        ...(options.directive !== undefined ? { directive: options.directive } : {}),
+        ...(options.force ? { force: true } : {})
       })
     } catch (error) {
       if (!isAppError(error) || error.code !== 'ORCH_PLAN_INVALID') throw error
@@ -34,8 +38,22 @@ export function planCommand(runtime: CliRuntime, options: ProjectOptions & { mod
         `(${planned.mode}, ${planned.tasks.length} task${planned.tasks.length === 1 ? '' : 's'})`
     )
     out('')
-    const rows = planned.tasks.map((t) => [t.id, t.title, t.dependencies.join(',') || '-', t.agent ?? `${fallback} (default)`, t.priority])
-    for (const line of table(['TASK', 'TITLE', 'DEPS', 'AGENT', 'PRIORITY'], rows)) out(line)
+    if (planned.abandoned) {
+      const { sprintId, status, tasks } = planned.abandoned
+      out(
+        `${style.yellow('Abandoned')} sprint ${sprintId} (${status}): its unfinished tasks ${tasks.join(', ')} are cancelled; ` +
+          'their branches and worktrees are kept.'
+      )
+    }
+    const rows = planned.tasks.map((t) => [
+      t.id,
+      t.title,
+      t.dependencies.join(',') || '-',
+      t.agent ?? `${fallback} (default)`,
+      t.priority,
+      t.risk ?? '-'
+    ])
+    for (const line of table(['TASK', 'TITLE', 'DEPS', 'AGENT', 'PRIORITY', 'RISK'], rows)) out(line)
     if (planned.warnings.length > 0) {
       out('')
       for (const warning of planned.warnings) out(`${style.yellow('warning')} ${warning}`)

@@ -29,9 +29,14 @@ function describe(event: StoredEvent): string | null {
     case 'sprint_started':
       return `sprint started: ${plural(event.data.tasks, 'task')}, up to ${plural(event.data.maxWorkers, 'worker')}`
     case 'task_awaiting_approval':
-      return `${task} ${statusText('AWAITING_APPROVAL')} (quartet approvals decide ${event.data.approvalId} allow|deny)`
+      return (
+        `${task} ${statusText('AWAITING_APPROVAL')}${event.data.summary ? ` ${event.data.summary}` : ''} ` +
+        `(quartet approvals decide ${event.data.approvalId} allow|deny)`
+      )
     case 'task_approved':
       return `${task} approved (${event.data.approvalId})`
+    case 'task_approval_closed':
+      return `${task} ${statusText(event.data.status)} ${event.data.reason}`
     case 'task_claimed':
       return null
     case 'task_started':
@@ -68,6 +73,17 @@ function describe(event: StoredEvent): string | null {
       return `cleanup: removed ${event.data.removed}, kept ${event.data.kept}`
     case 'coverage_recorded':
       return `coverage ${event.data.coverage === null ? 'not measured' : `${event.data.coverage} %`} (exit ${event.data.exitCode ?? '-'})`
+    case 'merge_started':
+      return `merge ${event.data.mergeId} into ${event.data.target}: ${event.data.tasks.length} task(s)`
+    case 'merge_task':
+      return `merge ${event.data.taskId}: ${event.data.status}${event.data.reason ? ` (${event.data.reason})` : ''}`
+    case 'merge_finished':
+      return `merge ${event.data.mergeId} ${event.data.status}: ${event.data.merged}/${event.data.total} merged`
+    case 'task_xverified':
+      return (
+        `${task} cross-verify ${event.data.verdict}${event.data.verifier ? ` by ${event.data.verifier}` : ''}: ` +
+        firstLine(event.data.reason)
+      )
   }
 }
 

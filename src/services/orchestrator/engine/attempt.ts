@@ -26,6 +26,8 @@ export interface AttemptInput {
   task: Task
   attemptId: number
   attempt: number
+  sprintContext?: string
+  previous?: { reason: string; logTail: string[] }
   logFile: string
   baseBranches: string[]
   signal: AbortSignal
@@ -63,6 +65,8 @@ export async function runAttempt(input: AttemptInput): Promise<TaskRunOutcome> {
   let lastStatus = 'EXECUTING'
   const started = Date.now()
   let outcome: TaskRunOutcome
+  // The budget this attempt crossed once its agent had exited: the stop waits for the attempt's commit and check.
+  let overAfterExit: string | null = null
   try {
     outcome = await input.executeTask({
       projectRoot: input.projectRoot,
@@ -70,6 +74,8 @@ export async function runAttempt(input: AttemptInput): Promise<TaskRunOutcome> {
       taskId: task.id,
       task: plannedTaskOf(task),
       attempt: input.attempt,
+      ...(input.sprintContext ? { sprintContext: input.sprintContext } : {}),
+      ...(input.previous ? { previous: input.previous } : {}),
       logFile: input.logFile,
       baseBranches: input.baseBranches,
       logCapBytes: config.engine.log_cap_bytes,
@@ -95,17 +101,21 @@ export async function runAttempt(input: AttemptInput): Promise<TaskRunOutcome> {
             await input.emit('task_heartbeat', { status: beat.status, currentAction: beat.currentAction, sequence: hb.sequence })
         })
       },
+      async onWorkspace(workspace) {
+        await repos.tasks.setWorkspace(task.id, workspace)
+      },
       onProcess(pid) {
         // Read now, while the process is certainly the one just started.
         const startTicks = processStartTicks(pid)
         later(() => repos.attempts.addPid(input.attemptId, pid, startTicks))
       },
-      onUsage(usage) {
+      onUsage(usage, options) {
         later(async () => {
           await repos.attempts.addUsage(input.attemptId, usage)
           const total = await repos.sprints.addUsage(input.sprintId, usage.inputTokens + usage.outputTokens, toMicroUsd(usage.costUsd))
           const over = budgetExceeded(total, input.budget)
-          if (over) await input.onBudgetExceeded(over)
+          if (over && options?.final) overAfterExit = over
+          else if (over) await input.onBudgetExceeded(over)
         })
       }
     })
@@ -113,5 +123,6 @@ export async function runAttempt(input: AttemptInput): Promise<TaskRunOutcome> {
     outcome = executorFailure(error, Date.now() - started)
   }
   await writes
+  if (overAfterExit) await input.onBudgetExceeded(overAfterExit)
   return outcome
 }

@@ -7,7 +7,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { ProjectConfigResult } from '../project/config.js'
 import type { AgentConfig } from '../project/config-schema.js'
-import { findExecutable } from '../project/which.js'
+import { findExecutable } from '../../../core/cli/self-command.js'
+import { commandTemplate, permissionsOf } from './agents/command-agent.js'
 import { probe } from './providers/client.js'
 import { runCommand } from './command.js'
 import type { EnginePlatform } from './types.js'
@@ -112,11 +113,16 @@ async function checkAgent(
 ): Promise<DoctorCheck> {
   const label = `agent ${name}`
   if (agent.kind === 'command') {
-    const program = agent.argv?.[0] ?? agent.preset
-    if (program === undefined) return { name: label, passed: false, message: 'a command agent needs "preset" or "argv"', required }
+    let program: string
+    try {
+      program = commandTemplate(name, agent).argv[0]!
+    } catch (error) {
+      return { name: label, passed: false, message: (error as Error).message, required }
+    }
+    const posture = agent.argv ? 'permissions as its argv sets them' : `permissions ${permissionsOf(agent)}`
     const found = findExecutable(program, env, root)
     return found
-      ? { name: label, passed: true, message: `${program} → ${found}`, required }
+      ? { name: label, passed: true, message: `${program} → ${found} (${posture})`, required }
       : { name: label, passed: false, message: `${program} is not on PATH`, required }
   }
   const result = await probe(agent, platform, env)

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { orchestratorError } from '../errors.js'
 import type { AccessPolicy } from '../policy.js'
@@ -15,7 +16,7 @@ import type { OrchestratorRepositories } from '../state/repositories.js'
 import type { GitWorktrees } from './worktrees.js'
 import { planSprint, PlanError } from './planner/index.js'
 import { ProviderError } from './providers/errors.js'
-import type { RunControl } from './run-control.js'
+import { RECOVERY_COMMAND, type RunControl } from './run-control.js'
 import type { EnginePlatform, Plan } from './types.js'
 
 export const DIRECTIVES_FILE = 'DIRECTIVES.md'
@@ -25,12 +26,14 @@ export interface PlannedSprint {
   tasks: Task[]
   mode: Plan['mode']
   warnings: string[]
+  /** The resumable sprint a forced plan replaced, and its unfinished tasks (they are cancelled as abandoned). */
+  abandoned?: { sprintId: string; status: string; tasks: string[] }
 }
 
 export interface EngineServiceDeps {
   projectRoot: string
   projectId: number
-  repositories: Pick<OrchestratorRepositories, 'sprints' | 'jobs' | 'missions' | 'events'>
+  repositories: Pick<OrchestratorRepositories, 'sprints' | 'jobs' | 'missions' | 'events' | 'tasks' | 'approvals'>
   runControl: RunControl
   config: ProjectConfigSource
   policy: AccessPolicy
@@ -38,6 +41,8 @@ export interface EngineServiceDeps {
   worktrees: GitWorktrees
   /** Starts the detached job process of a queued job; answers its pid. */
   launchJob(jobId: number): number
+  /** This host's name, recorded with a launched job's pid (default: os.hostname()). */
+  hostname?: string
   /** Called after this process appended events, so streams deliver them at once. */
   notify(): void
   /** `<prefix>-<base36 ms>-<6 random base36>` (mission ids). */
@@ -69,6 +74,10 @@ function sprintTitle(context: string): string {
   return heading || `Sprint of ${new Date().toISOString().slice(0, 10)}`
 }
 
+function unfinished(tasks: readonly string[]): string {
+  return `${tasks.length} unfinished task${tasks.length === 1 ? '' : 's'} (${tasks.join(', ')})`
+}
+
 export function createEngineService(deps: EngineServiceDeps) {
   const { repositories: repos, projectId, projectRoot } = deps
   const directivesPath = path.join(projectRoot, DIRECTIVES_FILE)
@@ -92,12 +101,34 @@ export function createEngineService(deps: EngineServiceDeps) {
     const sprint = input.sprintId === undefined ? await repos.sprints.latest(projectId) : await repos.sprints.get(input.sprintId)
     const active = await repos.jobs.active(projectId)
     if (active) return { started: { job: active, created: false }, mission, joined }
-    if (!sprint || sprint.projectId !== projectId || sprint.status !== 'PLANNED') throw orchestratorError('ORCH_NOTHING_PLANNED')
+    if (!sprint || sprint.projectId !== projectId || sprint.status !== 'PLANNED') {
+      const left = input.sprintId === undefined ? await deps.runControl.resumableSprint(projectId) : null
+      if (left) {
+        throw orchestratorError(
+          'ORCH_NOTHING_PLANNED',
+          `Nothing new is planned, but sprint ${left.sprint.id} was left ${left.sprint.status} with ${unfinished(left.tasks)}: ` +
+            `resume it with ${RECOVERY_COMMAND} (POST /api/start {"resume": true}), or plan a new sprint with quartet plan --force.`
+        )
+      }
+      throw orchestratorError('ORCH_NOTHING_PLANNED')
+    }
     const started = await repos.jobs.startJob(projectId, sprint.id, {
       resume: false,
       ...(mission ? { mission: { ...mission, title: sprint.title } } : {})
     })
     return { started, mission, joined }
+  }
+
+  /** A forced plan replaced this resumable sprint: it ends ABORTED and its unfinished tasks CANCELLED, so nothing looks resumable. */
+  async function abandon(left: { sprint: Sprint; tasks: string[] }, by: string): Promise<NonNullable<PlannedSprint['abandoned']>> {
+    const reason = `abandoned: replaced by sprint ${by}`
+    const finishedAt = deps.platform.clock().toISOString()
+    await repos.tasks.transitionAll(left.sprint.id, 'CANCELLED', { from: ['ORPHANED', 'PENDING'], reason, finishedAt })
+    if (left.sprint.status === 'ORPHANED')
+      await repos.sprints.setStatus(left.sprint.id, 'ABORTED', { stopReason: reason, finishedAt, from: ['ORPHANED'] })
+    // Their open approval requests guard nothing now: a late decision is told they were superseded.
+    await repos.approvals.supersedeForTasks(projectId, left.tasks, { channel: 'abandoned', reason, decidedAt: finishedAt })
+    return { sprintId: left.sprint.id, status: left.sprint.status, tasks: left.tasks }
   }
 
   return {
@@ -113,8 +144,27 @@ export function createEngineService(deps: EngineServiceDeps) {
     },
 
     /** Plans a sprint from DIRECTIVES.md (or the directive given) and stores it as PLANNED. */
-    async plan(caller: Principal, input: { mode?: 'ai' | 'structured' | 'auto'; directive?: string }): Promise<PlannedSprint> {
+    async plan(
+      caller: Principal,
+      input: { mode?: 'ai' | 'structured' | 'auto'; directive?: string; force?: boolean }
+    ): Promise<PlannedSprint> {
       deps.policy.assertControl(caller)
+      await deps.runControl.reconcile(projectId)
+      const active = await repos.jobs.active(projectId)
+      if (active) {
+        throw orchestratorError(
+          'ORCH_RUN_ACTIVE',
+          `A run is active (job ${active.id} of sprint ${active.sprintId}): wait for it or stop it with quartet kill before planning.`
+        )
+      }
+      const left = await deps.runControl.resumableSprint(projectId)
+      if (left && input.force !== true) {
+        throw orchestratorError(
+          'ORCH_SPRINT_RESUMABLE',
+          `Sprint ${left.sprint.id} was left ${left.sprint.status} with ${unfinished(left.tasks)}: resume it with ${RECOVERY_COMMAND}, ` +
+            `or plan anyway with quartet plan --force ({"force": true}), which abandons them (their branches and worktrees are kept).`
+        )
+      }
       const config = deps.config.current()
       const directives = input.directive ?? readDirectives()
       if (directives.trim() === '') {
@@ -132,7 +182,7 @@ export function createEngineService(deps: EngineServiceDeps) {
         throw error
       }
       const digest = createHash('sha256').update(directives).digest('hex')
-      const meta = { title: sprintTitle(planned.context), directivesDigest: digest }
+      const meta = { title: sprintTitle(planned.context), directivesDigest: digest, context: planned.context }
       const { sprint, tasks } = await repos.sprints.createFromPlan(projectId, planned.plan, meta)
       await repos.events.append(projectId, {
         type: 'sprint_planned',
@@ -140,6 +190,7 @@ export function createEngineService(deps: EngineServiceDeps) {
         data: { mode: planned.plan.mode, tasks: tasks.length, warnings: planned.warnings }
       })
       const result: PlannedSprint = { sprint, tasks, mode: planned.plan.mode, warnings: planned.warnings }
+      if (left) result.abandoned = await abandon(left, sprint.id)
       for (const hook of deps.onPlanned ?? []) await hook(result)
       deps.notify()
       return result
@@ -158,6 +209,7 @@ export function createEngineService(deps: EngineServiceDeps) {
       const { started, mission, joined } = await queueJob({ ...input, resume: input.resume === true })
       if (!started.created) return joined(started.job)
       const pid = deps.launchJob(started.job.id)
+      await repos.jobs.recordLaunch(started.job.id, pid, deps.hostname ?? os.hostname())
       await repos.events.append(projectId, {
         type: 'job_started',
         sprintId: started.job.sprintId,

@@ -3,6 +3,7 @@
  * Emitters, the SSE stream, the CLI's renderers and the event list in docs/orchestrator.md are
  * all derived from this one map (test/services/orchestrator/events-doc.test.ts keeps the docs equal).
  */
+import type { TaskXverifyVerdict } from '../state/xverify.domain.js'
 import type { SprintStatus, TaskStatus } from './types.js'
 
 export type StatusCounts = Partial<Record<TaskStatus, number>>
@@ -12,8 +13,9 @@ export interface OrchestratorEvents {
   job_started: { jobId: number; pid: number; resume: boolean }
   sprint_resumed: { jobId: number; tasks: string[] }
   sprint_started: { jobId: number; resume: boolean; tasks: number; maxWorkers: number }
-  task_awaiting_approval: { approvalId: string; expiresAt: string }
+  task_awaiting_approval: { approvalId: string; expiresAt: string; summary?: string }
   task_approved: { approvalId: string }
+  task_approval_closed: { approvalId: string; outcome: InRunApprovalOutcome; reason: string; status: TaskStatus }
   task_claimed: { jobId: number }
   task_started: { attempt: number; agent: string; logFile: string }
   task_heartbeat: { status: 'EXECUTING' | 'TESTING'; currentAction: string; sequence: number }
@@ -29,6 +31,16 @@ export interface OrchestratorEvents {
   job_orphaned: { jobId: number; pid: number | null; reason: string; tasks: string[]; killedPids: number[] }
   cleanup: { removed: number; kept: number }
   coverage_recorded: { coverage: number | null; exitCode: number | null }
+  merge_started: { mergeId: string; target: string; strategy: 'merge' | 'squash' | 'rebase'; tasks: string[] }
+  merge_task: { mergeId: string; taskId: string; status: string; files: string[]; commitSha: string | null; reason: string | null }
+  merge_finished: { mergeId: string; status: 'done' | 'failed'; merged: number; total: number }
+  task_xverified: {
+    verdict: TaskXverifyVerdict
+    closed: boolean
+    reason: string
+    verifier: string | null
+    receiptRef: string | null
+  }
 }
 
 /** How a task ended: the reason, and what the last attempt left (absent when no attempt ran). */
@@ -43,6 +55,9 @@ export interface TaskEnding {
   /** The approval request that decided it. */
   approvalId?: string
 }
+
+/** How a request raised by a task's agent while it ran was closed. */
+export type InRunApprovalOutcome = 'approved' | 'denied' | 'expired' | 'withdrawn'
 
 export type EventType = keyof OrchestratorEvents
 
@@ -92,10 +107,23 @@ export const EVENT_DOCS: { [K in EventType]: EventDoc<OrchestratorEvents[K]> } =
     fields: { jobId: 'the job', resume: 'a resumed run', tasks: 'tasks in the sprint', maxWorkers: 'engine.max_workers' }
   },
   task_awaiting_approval: {
-    when: 'a task whose risk needs approval is waiting for a human',
-    fields: { approvalId: 'the approval request to decide', expiresAt: 'when it expires (then its default action applies)' }
+    when: 'a task waits for a human: before it runs (its risk needs approval) or while its agent runs (the agent asked for a permission)',
+    fields: {
+      approvalId: 'the approval request to decide',
+      expiresAt: 'when it expires (then its default action applies)',
+      summary: "what the agent asked for (only for an agent's request while it runs)"
+    }
   },
   task_approved: { when: 'the approval of a waiting task allowed it to run', fields: { approvalId: 'the request' } },
+  task_approval_closed: {
+    when: "a request the task's agent raised while it ran was decided, expired or withdrawn (the agent ended first)",
+    fields: {
+      approvalId: 'the request',
+      outcome: 'approved, denied, expired or withdrawn',
+      reason: 'the decision as the NO_GO reason would name it',
+      status: "the task's status afterwards (EXECUTING once no request of it is open)"
+    }
+  },
   task_claimed: { when: 'a worker took the task', fields: { jobId: 'the job' } },
   task_started: {
     when: 'an attempt started its agent',
@@ -155,6 +183,35 @@ export const EVENT_DOCS: { [K in EventType]: EventDoc<OrchestratorEvents[K]> } =
   coverage_recorded: {
     when: "after a sprint, the project's coverage command ran",
     fields: { coverage: 'the percentage read from its output, or null', exitCode: 'its exit code' }
+  },
+  merge_started: {
+    when: 'a merge queue run started (quartet merge, POST /api/merge)',
+    fields: { mergeId: 'the run', target: 'the branch it lands on', strategy: 'merge, squash or rebase', tasks: 'task ids in queue order' }
+  },
+  merge_task: {
+    when: 'the merge queue finished one task',
+    fields: {
+      mergeId: 'the run',
+      taskId: 'the task',
+      status: 'MERGED, CONFLICT, RESOLVED (an agent resolved the conflict; it waits for review), CHECK_FAILED, SKIPPED or INTERRUPTED',
+      files: 'conflicted files (CONFLICT, RESOLVED)',
+      commitSha: 'the commit the target now points at (MERGED); the resolution on the task branch (RESOLVED)',
+      reason: 'why it did not merge'
+    }
+  },
+  merge_finished: {
+    when: 'a merge queue run ended',
+    fields: { mergeId: 'the run', status: 'done (every task merged) or failed', merged: 'tasks merged', total: 'tasks queued' }
+  },
+  task_xverified: {
+    when: 'a task that ended DONE was cross-verified by another provider (cross_verify.after_task); its status stays DONE',
+    fields: {
+      verdict: 'CONFIRMED, REFUTED, UNCLEAR, HOLD (no genuine verdict) or SKIPPED (no verifier of another provider)',
+      closed: 'true only for CONFIRMED with its whole chain (provider call, usage, closed settlement, receipt)',
+      reason: "the verifier's reason, or why it held or was skipped",
+      verifier: 'the verifying agent, or null when skipped',
+      receiptRef: 'cross-verify-verdict:sha256:<digest> when closed, else null'
+    }
   }
 }
 

@@ -7,10 +7,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { AgentConfig, ProjectConfig } from '../project/config-schema.js'
-import { createClaudeStreamParser } from './agents/claude-stream-json.js'
-import { resolveCommand, writePromptFile, type CommandAgentConfig } from './agents/command-agent.js'
+import { permissionsOf, resolveCommand, writePromptFile, type CommandAgentConfig } from './agents/command-agent.js'
+import type { AgentReport } from './agents/driver.js'
 import { buildTaskPrompt } from './agents/prompt.js'
+import { launchContext } from './agents/quartet-command.js'
+import { pickAgent } from './pick-agent.js'
 import { allChanged, diffSnapshots, snapshotTree } from './changes.js'
+import { clearCheckpoint, readCheckpoint, writeCheckpoint } from './checkpoint.js'
 import { runProcess, type RunProcessResult } from './process-group.js'
 import type { CheckCommand, EnginePlatform, ExecuteTask, TaskRunInput, TaskRunOutcome, Usage } from './types.js'
 import type { GitWorktrees, PreparedWorktree } from './worktrees.js'
@@ -46,27 +49,6 @@ export interface ExecutorDeps {
 
 const REASON_TAIL_LINES = 10
 const OUTCOME_TAIL_LINES = 50
-
-/** The agent a task runs with, or why there is none. */
-export function pickAgent(config: ProjectConfig, wanted: string | undefined): { name: string; agent: AgentConfig } | { error: string } {
-  const names = Object.keys(config.agents)
-  const name = wanted ?? config.default_agent ?? (names.length === 1 ? names[0] : undefined)
-  const howTo =
-    'add one under "agents" in .quartet/config.json ' +
-    '(e.g. {"agents": {"claude": {"kind": "command", "preset": "claude"}}, "default_agent": "claude"})'
-  if (name === undefined) {
-    return {
-      error:
-        names.length === 0
-          ? `no agent is configured: ${howTo}`
-          : `several agents are configured (${names.join(', ')}) and none is chosen: ` +
-            'set "default_agent" in .quartet/config.json or name one in the task'
-    }
-  }
-  const agent = config.agents[name]
-  if (!agent) return { error: `agent "${name}" is not configured${names.length ? ` (configured: ${names.join(', ')})` : ''}: ${howTo}` }
-  return { name, agent }
-}
 
 export function createExecutor({
   platform,
@@ -107,6 +89,8 @@ export function createExecutor({
     }
     const end = (status: TaskRunOutcome['status'], reason: string, tail: string[] = []): TaskRunOutcome => {
       outcome.status = status
+      // A kill keeps the checkpoint: the resumed attempt then runs only the check again.
+      if (status !== 'CANCELLED') clearCheckpoint(input.logFile)
       outcome.reason = tail.length ? `${reason}\n${tail.slice(-REASON_TAIL_LINES).join('\n')}` : reason
       if (tail.length) outcome.logTail = tail.slice(-OUTCOME_TAIL_LINES)
       return outcome
@@ -122,21 +106,32 @@ export function createExecutor({
       if ('error' in workspace) return end('NO_GO', workspace.error)
       outcome.worktree = workspace.worktree?.path ?? null
       outcome.branch = workspace.worktree?.branch ?? null
+      if (workspace.worktree) await input.onWorkspace?.({ branch: workspace.worktree.branch, worktree: workspace.worktree.path })
       const workdir = workspace.workdir
 
       const based = basedOn(workspace.worktree)
       appendLog(input.logFile, `[quartet] attempt ${input.attempt}: agent ${picked.name} in ${workdir}${based}`)
       const agentStarted = Date.now()
-      if (picked.agent.kind === 'command') {
+      const checkpoint = workspace.worktree ? await validCheckpoint(input, workspace.worktree) : null
+      let denials: string[] = []
+      if (checkpoint) {
+        appendLog(
+          input.logFile,
+          `[quartet] attempt ${input.attempt}: the agent finished in attempt ${checkpoint.attempt}, ` +
+            `its work is committed at ${checkpoint.commitSha.slice(0, 12)}: running only the check`
+        )
+        outcome.commitSha = checkpoint.commitSha
+        outcome.filesChanged = checkpoint.filesChanged
+      } else if (picked.agent.kind === 'command') {
         const beat = startHeartbeat(input, 'EXECUTING', `running agent ${picked.name}`)
         const run = await runCommandAgent(input, picked.name, picked.agent, workdir, beat.sawLine).finally(beat.stop)
         outcome.agentMs = Date.now() - agentStarted
         outcome.exitCode = run.process.exitCode
         // Recorded on failures too: the outcome says what work the attempt left in its workspace.
         outcome.filesChanged = await workspace.changedFiles().catch(() => [])
-        if (run.usage) {
-          outcome.usage = run.usage
-          input.onUsage(run.usage)
+        if (run.report.usage) {
+          outcome.usage = run.report.usage
+          input.onUsage(run.report.usage, { final: true })
         }
         const tail = run.process.tail
         if (run.process.aborted || input.signal.aborted) return end('CANCELLED', 'cancelled while the agent was running', tail)
@@ -147,16 +142,17 @@ export function createExecutor({
         if (run.process.exitCode !== 0) {
           const how =
             run.process.exitCode === null ? `was killed by ${run.process.signal ?? 'a signal'}` : `exited with code ${run.process.exitCode}`
-          return end('NO_GO', `agent ${how}`, tail)
+          return end('NO_GO', `agent ${how}${agentSaid(run.report)}`, tail)
         }
-        if (run.reportedError !== undefined) return end('NO_GO', `agent reported an error: ${run.reportedError}`, tail)
+        if (run.report.error !== undefined) return end('NO_GO', `agent reported an error: ${run.report.error}${refused(run.report)}`, tail)
+        denials = run.report.denials
         outcome.logTail = tail.slice(-OUTCOME_TAIL_LINES)
       } else {
         const beat = startHeartbeat(input, 'EXECUTING', `running agent ${picked.name}`)
         const result = await runProviderTask(input, picked.agent, workdir, platform).finally(beat.stop)
         outcome.agentMs = Date.now() - agentStarted
         outcome.usage = result.usage
-        input.onUsage(result.usage)
+        input.onUsage(result.usage, { final: true })
         if (input.signal.aborted || result.status === 'cancelled') return cancelled()
         if (result.status === 'not_applicable' || result.status === 'provider_error') {
           outcome.transient = result.transient
@@ -167,18 +163,19 @@ export function createExecutor({
       }
 
       if (outcome.filesChanged.length === 0 && input.task.expectChange)
-        return end('NO_GO', 'agent exited 0 but changed no files', outcome.logTail)
+        return end('NO_GO', `agent exited 0 but changed no files${refused({ denials })}`, outcome.logTail)
 
       // Nothing changed since the base means nothing to commit: no git calls for it.
-      if (workspace.worktree && config.engine.commit_changes && outcome.filesChanged.length > 0) {
+      const check = input.task.check ?? config.check.command
+      if (!checkpoint && workspace.worktree && config.engine.commit_changes && outcome.filesChanged.length > 0) {
         try {
           outcome.commitSha = await commitWork(workspace.worktree, input)
         } catch (error) {
           return end('NO_GO', `could not commit the agent's work (it is kept in ${workspace.worktree.path}): ${(error as Error).message}`)
         }
+        if (outcome.commitSha && check !== undefined) recordCheckpoint(input, workspace.worktree, outcome)
       }
 
-      const check = input.task.check ?? config.check.command
       if (check !== undefined) {
         const beat = startHeartbeat(input, 'TESTING', 'running the check command', outcome.filesChanged.length)
         const result = await runCheck(input, check, workdir, beat.sawLine).finally(beat.stop)
@@ -197,7 +194,7 @@ export function createExecutor({
       return end(
         'DONE',
         `agent exited 0, ${files}${outcome.commitSha ? `, committed ${outcome.commitSha.slice(0, 12)}` : ''}` +
-          `${check !== undefined ? ', check passed' : ''}${based}`
+          `${check !== undefined ? ', check passed' : ''}${checkpoint ? ` (agent work of attempt ${checkpoint.attempt})` : ''}${based}`
       )
     } catch (error) {
       if (input.signal.aborted) return cancelled()
@@ -261,16 +258,23 @@ export function createExecutor({
     workdir: string,
     onLine: (line: string) => void
   ) {
-    const prompt = buildTaskPrompt(input.task, { attempt: input.attempt })
+    const prompt = buildTaskPrompt(input.task, {
+      attempt: input.attempt,
+      ...(input.sprintContext ? { sprintContext: input.sprintContext } : {}),
+      ...(input.previous ? { previousReason: input.previous.reason, previousLogTail: input.previous.logTail } : {})
+    })
     const promptFile = writePromptFile(dataDir, input.sprintId, input.taskId, input.attempt, prompt)
-    const resolved = resolveCommand(name, agent, { prompt, promptFile, taskId: input.taskId, workdir })
-    const parser = resolved.output === 'claude-stream-json' ? createClaudeStreamParser() : undefined
+    const env: Record<string, string | undefined> = { ...process.env, ...agent.env }
+    const context = launchContext(input.projectRoot, { taskId: input.taskId, sprintId: input.sprintId }, env)
+    const resolved = resolveCommand(name, agent, { prompt, promptFile, taskId: input.taskId, workdir }, context)
+    appendLog(input.logFile, `[quartet] permissions: ${agent.argv ? 'as the configured argv sets them' : permissionsOf(agent)}`)
+    const reader = resolved.reader()
     const run = await runProcess(
       {
         command: resolved.command,
         args: resolved.args,
         cwd: workdir,
-        env: { ...process.env, ...agent.env, QUARTET_TASK_ID: input.taskId, QUARTET_SPRINT_ID: input.sprintId },
+        env: { ...env, ...resolved.env, QUARTET_TASK_ID: input.taskId, QUARTET_SPRINT_ID: input.sprintId },
         logFile: input.logFile,
         logCapBytes: input.logCapBytes,
         timeoutMs: input.timeoutMs,
@@ -278,20 +282,36 @@ export function createExecutor({
         signal: input.signal,
         onStart: (pid) => input.onProcess(pid),
         onLine: (line) => {
-          if (!parser) return onLine(line)
-          parser.onLine(line)
-          onLine(parser.activity())
+          reader.onLine(line)
+          onLine(reader.activity())
         }
       },
       platform
     )
-    const result = parser?.result()
-    return {
-      command: resolved.command,
-      process: run,
-      usage: result?.usage,
-      reportedError: result?.isError ? result.text || 'error result' : undefined
-    }
+    return { command: resolved.command, process: run, report: reader.report() }
+  }
+
+  /** The checkpoint of an earlier attempt, when the worktree still holds exactly its commit and nothing else. */
+  async function validCheckpoint(input: TaskRunInput, worktree: PreparedWorktree) {
+    const checkpoint = readCheckpoint(input.logFile, input.taskId)
+    if (!checkpoint || checkpoint.branch !== worktree.branch) return null
+    const status = await worktrees.worktreeStatus(worktree.path)
+    if (status.head === checkpoint.commitSha && status.clean) return checkpoint
+    clearCheckpoint(input.logFile)
+    return null
+  }
+
+  function recordCheckpoint(input: TaskRunInput, worktree: PreparedWorktree, done: TaskRunOutcome): void {
+    writeCheckpoint(input.logFile, {
+      taskId: input.taskId,
+      attempt: input.attempt,
+      commitSha: done.commitSha!,
+      branch: worktree.branch,
+      filesChanged: done.filesChanged,
+      agentMs: done.agentMs,
+      recordedAt: new Date().toISOString()
+    })
+    appendLog(input.logFile, `[quartet] checkpoint: agent finished, work committed at ${done.commitSha!.slice(0, 12)}`)
   }
 
   async function commitWork(worktree: PreparedWorktree, input: TaskRunInput): Promise<string | null> {
@@ -322,6 +342,19 @@ export function createExecutor({
       platform
     )
   }
+}
+
+/** The agent's own error, as a NO_GO reason's tail. */
+function agentSaid(report: AgentReport): string {
+  return `${report.error ? `: ${report.error}` : ''}${refused(report)}`
+}
+
+/** The tool calls the agent's posture refused, named in a NO_GO reason (at most three). */
+function refused(report: Pick<AgentReport, 'denials'>): string {
+  const { denials } = report
+  if (denials.length === 0) return ''
+  const more = denials.length > 3 ? ` and ${denials.length - 3} more` : ''
+  return `; permission denied for ${denials.slice(0, 3).join('; ')}${more} (see "permissions" in docs/orchestrator-agents.md)`
 }
 
 /** Where the attempt's branch came from, for the log and the reason. */

@@ -34,7 +34,7 @@ try {
     controlMutationsSwitch: false,
     logger: stderrLogger()
   })
-  const result = await orchestrator.runJob({ jobId, handleSignals: true })
+  const result = await orchestrator.runJob({ jobId, handleSignals: true, supervise: true })
   orchestrator.close()
   process.stdout.write(`job ${jobId}: ${result.status}${result.error ? ` (${result.error})` : ''}\n`)
   exitCode = result.status === 'failed' ? 1 : 0

@@ -1,9 +1,14 @@
+import type { ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
+import type { Job } from '../state/domain.js'
 import type { FinishedJobStatus } from '../state/jobs.repository.js'
 import { runSprint, type RunSprintOptions, type SprintResult } from './scheduler.js'
 import { JOB_INTERRUPTED, KILLED_BY_USER } from './task-lifecycle.js'
+import { jobEntryCommand } from './job-command.js'
+import { JOB_MARK_VAR, jobMark } from './process-tree.js'
 import { JOB_STALE_MS } from './run-control.js'
+import type { EnginePlatform } from './types.js'
 
 export interface RunJobOptions extends Omit<RunSprintOptions, 'sprintId' | 'signal' | 'resume'> {
   hostname?: string
@@ -14,6 +19,11 @@ export interface RunJobOptions extends Omit<RunSprintOptions, 'sprintId' | 'sign
   /** Installs SIGTERM/SIGINT handlers that stop the sprint gracefully (the detached job process does). */
   handleSignals?: boolean
   signal?: AbortSignal
+  /**
+   * The job owns this process (the detached job-main): every agent gets the job's mark in its
+   * environment and a watchdog process stops them all once this process ends, however it ends.
+   */
+  supervise?: Pick<EnginePlatform, 'spawn'>
   /** The SQLite file the job writes to: once it is deleted, the job's writes would go nowhere, so it stops. */
   databaseFile?: string
   /**
@@ -41,6 +51,7 @@ export async function runJob(options: RunJobOptions): Promise<JobResult> {
   if (!(await repos.jobs.markRunning(jobId, process.pid, options.hostname ?? os.hostname()))) {
     return { status: 'failed', sprint: null, error: `job ${jobId} is ${job.status}, not queued` }
   }
+  const watchdog = options.supervise ? superviseAgents(job, options.supervise, options.config.engine.kill_grace_seconds * 1000) : undefined
   const kill = new AbortController()
   const onSignal = () => kill.abort(KILLED_BY_USER)
   if (options.signal) options.signal.addEventListener('abort', onSignal, { once: true })
@@ -94,6 +105,8 @@ export async function runJob(options: RunJobOptions): Promise<JobResult> {
     await repos.jobs.finish(jobId, 'failed', { error: message }).catch(() => false)
     return { status: 'failed', sprint: null, error: message }
   } finally {
+    // Closing the link on a normal end too: whatever an agent left running goes the same way.
+    watchdog?.stdin?.end()
     clearInterval(beat)
     options.signal?.removeEventListener('abort', onSignal)
     if (options.handleSignals) {
@@ -109,4 +122,26 @@ function homeLost(options: Pick<RunJobOptions, 'projectRoot' | 'databaseFile'>):
   if (options.databaseFile && !fs.existsSync(options.databaseFile))
     return `${JOB_INTERRUPTED}database file ${options.databaseFile} was removed`
   return null
+}
+
+/**
+ * Marks this process's environment (agents inherit it) and starts the job's watchdog (see
+ * job-watchdog.ts) in its own process group, linked by a pipe this process holds until it ends.
+ */
+function superviseAgents(job: Job, platform: Pick<EnginePlatform, 'spawn'>, graceMs: number): ChildProcess {
+  const mark = jobMark(job)
+  process.env[JOB_MARK_VAR] = mark
+  const env: NodeJS.ProcessEnv = { ...process.env }
+  delete env[JOB_MARK_VAR]
+  const { command, args } = jobEntryCommand(
+    ['--mark', mark, '--grace-ms', String(Math.round(graceMs)), '--job-pid', String(process.pid)],
+    'job-watchdog'
+  )
+  const child = platform.spawn(command, args, { env, detached: true, stdio: ['pipe', 'ignore', 'inherit'] })
+  child.on('error', (error) => process.emitWarning(`job watchdog failed: ${error.message}`))
+  child.stdin?.on('error', () => {})
+  child.unref()
+  // The pipe must not keep this process alive: it only has to exist while the process does.
+  ;(child.stdin as unknown as { unref?: () => void } | null)?.unref?.()
+  return child
 }

@@ -3,9 +3,11 @@
  * no stdin (an agent can never sit waiting for input), argv only (never a shell string), output
  * appended to the task's log up to a cap, and a bounded tail kept in memory for the outcome.
  */
+import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { StringDecoder } from 'node:string_decoder'
+import { killProcessTree, PROCESS_MARK_VAR } from './process-tree.js'
 import type { EnginePlatform, RecordedProcess } from './types.js'
 
 export interface RunProcessOptions {
@@ -139,10 +141,12 @@ export function runProcess(options: RunProcessOptions, platform: Pick<EnginePlat
 
   return new Promise((resolve) => {
     let child
+    // Every descendant inherits the mark, so the kill below finds those that left the group (setsid) too.
+    const mark = `${PROCESS_MARK_VAR}=${randomBytes(9).toString('base64url')}`
     try {
       child = platform.spawn(options.command, options.args, {
         cwd: options.cwd,
-        env: options.env ?? process.env,
+        env: { ...(options.env ?? process.env), [PROCESS_MARK_VAR]: mark.slice(PROCESS_MARK_VAR.length + 1) },
         detached: true,
         stdio: ['ignore', 'pipe', 'pipe'],
         shell: false
@@ -156,7 +160,7 @@ export function runProcess(options: RunProcessOptions, platform: Pick<EnginePlat
     let timedOut = false
     let aborted = false
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined
-    let groupGone: Promise<boolean> | undefined
+    let groupGone: Promise<unknown> | undefined
     let settled = false
     let markClosed = () => {}
     const closed = new Promise<void>((resolveClosed) => {
@@ -174,8 +178,8 @@ export function runProcess(options: RunProcessOptions, platform: Pick<EnginePlat
     })
 
     const killGroup = () => {
-      if (pid !== undefined) groupGone ??= killProcessGroup(pid, options.killGraceMs)
-      return groupGone ?? Promise.resolve(false)
+      if (pid !== undefined) groupGone ??= killProcessTree({ pgids: [pid], marks: [[mark]] }, options.killGraceMs)
+      return groupGone ?? Promise.resolve()
     }
     const timer = setTimeout(() => {
       timedOut = true
@@ -251,32 +255,72 @@ function lineReader(onLine: (line: string) => void) {
   }
 }
 
-/** Appends to the log while the file is under the cap, then writes one marker line and counts the rest. */
+/**
+ * Appends one process's output to the log, at most capBytes of it: the first 25 % as it comes,
+ * and once the output passes the cap, the last 75 % held back and written at close after one
+ * marker line saying how much was cut there. The end of a long output (where the error usually
+ * is) is kept; each process has its own budget, so a check's output is kept after a chatty agent.
+ */
 export function openCappedLog(logFile: string, capBytes: number) {
   fs.mkdirSync(path.dirname(logFile), { recursive: true })
-  const fd = fs.openSync(logFile, 'a')
-  let size = fs.fstatSync(fd).size
-  let capped = false
+  const fd = fs.openSync(logFile, 'a+')
+  const start = fs.fstatSync(fd).size
+  const headBytes = Math.floor(capBytes / 4)
+  const tailBytes = capBytes - headBytes
+  let written = 0
+  let overflowing = false
+  const held: Buffer[] = []
+  let heldBytes = 0
+  let cut = 0
+  const hold = (chunk: Buffer) => {
+    held.push(chunk)
+    heldBytes += chunk.length
+    while (heldBytes > tailBytes) {
+      const first = held[0]!
+      const excess = heldBytes - tailBytes
+      if (first.length <= excess) {
+        held.shift()
+        heldBytes -= first.length
+        cut += first.length
+      } else {
+        held[0] = first.subarray(excess)
+        heldBytes -= excess
+        cut += excess
+      }
+    }
+  }
   const state = {
     bytesLogged: 0,
     bytesDropped: 0,
     write(chunk: Buffer) {
-      const room = Math.max(0, capBytes - size)
-      const kept = Math.min(room, chunk.length)
-      if (kept > 0) {
-        fs.writeSync(fd, chunk, 0, kept)
-        size += kept
-        state.bytesLogged += kept
+      if (!overflowing && written + chunk.length <= capBytes) {
+        fs.writeSync(fd, chunk)
+        written += chunk.length
+        state.bytesLogged += chunk.length
+        return
       }
-      if (kept < chunk.length) {
-        state.bytesDropped += chunk.length - kept
-        if (!capped) {
-          capped = true
-          fs.writeSync(fd, `\n[quartet] log capped at ${capBytes} bytes; further output dropped\n`)
+      if (!overflowing) {
+        overflowing = true
+        // What was written past the head becomes the start of the held tail.
+        if (written > headBytes) {
+          const middle = Buffer.alloc(written - headBytes)
+          fs.readSync(fd, middle, 0, middle.length, start + headBytes)
+          fs.ftruncateSync(fd, start + headBytes)
+          written = headBytes
+          hold(middle)
         }
       }
+      hold(Buffer.from(chunk))
+      state.bytesDropped = cut
+      state.bytesLogged = written + heldBytes
     },
     close() {
+      if (overflowing) {
+        fs.writeSync(fd, `\n[quartet] log cut: ${cut} bytes dropped here (log_cap_bytes ${capBytes}: first 25 % and last 75 % kept)\n`)
+        for (const chunk of held) fs.writeSync(fd, chunk)
+        state.bytesDropped = cut
+        state.bytesLogged = written + heldBytes
+      }
       fs.closeSync(fd)
     }
   }
@@ -303,8 +347,8 @@ export function signalZero(pid: number): boolean {
   }
 }
 
-/** The state letter from /proc/<pid>/stat, or undefined where /proc is unavailable or the pid is gone. */
-function procState(pid: number): string | undefined {
+/** The state letter from /proc/<pid>/stat (R, S, T stopped, Z zombie …), or undefined where /proc is unavailable or the pid is gone. */
+export function procState(pid: number): string | undefined {
   const stat = readStat(pid)
   return stat?.state
 }

@@ -5,12 +5,16 @@ import type { Job, Sprint } from '../state/domain.js'
 import type { RunMission } from '../state/jobs.repository.js'
 import type { OrchestratorRepositories } from '../state/repositories.js'
 import { createJobLivenessProbe } from './liveness.js'
-import { isProcessAlive, isRecordedGroup, killProcessGroup, startedBy } from './process-group.js'
+import { createRunApprovals } from './run-approvals.js'
+import { isProcessAlive, isRecordedGroup, procState, startedBy } from './process-group.js'
+import { JOB_MARK_VAR, jobMark, killProcessTree, type Mark } from './process-tree.js'
 import { KILLED_BY_USER, resumableStop } from './task-lifecycle.js'
 import { ACTIVE_TASK_STATUSES, type TaskStatus } from './types.js'
 
 /** A job silent for longer than this is treated as dead even when its pid cannot be checked (other host). */
 export const JOB_STALE_MS = 30_000
+/** How often a server checks the active job (a dead one is orphaned within this plus one reconcile). */
+export const JOB_WATCH_MS = 2000
 export const RECOVERY_COMMAND = 'quartet run --resume'
 
 export type Lifecycle = 'IDLE' | 'ACTIVE' | 'ORPHANED' | 'COMPLETE' | 'ABORTED'
@@ -27,7 +31,7 @@ export interface Progress {
 }
 
 export interface RunControlOptions {
-  repositories: Pick<OrchestratorRepositories, 'jobs' | 'sprints' | 'tasks' | 'attempts' | 'events'>
+  repositories: Pick<OrchestratorRepositories, 'jobs' | 'sprints' | 'tasks' | 'attempts' | 'events' | 'approvals'>
   clock: () => Date
   hostname?: string
   /** engine.kill_grace_seconds of the project (read when a kill starts, so a config change applies). */
@@ -42,23 +46,36 @@ export interface RunControlOptions {
  */
 export function createRunControl(options: RunControlOptions) {
   const repos = options.repositories
+  // Tasks a kill or a dead job ended no longer wait: what their agents asked is closed with the reason.
+  const withdrawRequests = async (projectId: number, taskIds: readonly string[], reason: string) => {
+    const asked = createRunApprovals({
+      repositories: repos,
+      projectId,
+      clock: options.clock,
+      ...(options.notify ? { notify: options.notify } : {})
+    })
+    for (const taskId of taskIds) await asked.withdraw(taskId, reason)
+  }
   const hostname = options.hostname ?? os.hostname()
   const onThisHost = (job: Job) => job.hostname === hostname
   /** The job's process runs here and is still the one that started the job (not a pid reused since). */
   const jobProcessAlive = (job: Job): job is Job & { pid: number } =>
     job.pid !== null && onThisHost(job) && isProcessAlive(job.pid) && startedBy(job.pid, Date.parse(job.startedAt ?? job.createdAt))
 
-  /** Kills the attempts' recorded process groups that are provably still theirs (see isRecordedGroup). */
-  async function killAttemptGroups(jobId: number, filter: (taskId: string) => boolean = () => true): Promise<number[]> {
-    const killed: number[] = []
-    const graceMs = options.killGraceMs()
-    for (const attempt of await repos.attempts.listForJob(jobId)) {
-      if (!filter(attempt.taskId)) continue
-      const groups = attempt.processes.filter(isRecordedGroup).map((recorded) => recorded.pid)
-      const results = await Promise.all(groups.map((pid) => killProcessGroup(pid, graceMs)))
-      killed.push(...groups.filter((_, i) => results[i]))
+  /**
+   * Kills what the job's agents left: the attempts' recorded process groups that are provably
+   * still theirs (see isRecordedGroup) and every process carrying the job's mark (with the task's
+   * id when one task is meant), setsid descendants included: the same set runProcess kills when
+   * an agent ends. Answers the pids signalled.
+   */
+  async function killAttemptGroups(job: Job, taskId?: string): Promise<number[]> {
+    const pgids: number[] = []
+    for (const attempt of await repos.attempts.listForJob(job.id)) {
+      if (taskId !== undefined && attempt.taskId !== taskId) continue
+      pgids.push(...attempt.processes.filter(isRecordedGroup).map((recorded) => recorded.pid))
     }
-    return killed
+    const mark: Mark = [`${JOB_MARK_VAR}=${jobMark(job)}`, ...(taskId !== undefined ? [`QUARTET_TASK_ID=${taskId}`] : [])]
+    return killProcessTree({ pgids, marks: [mark] }, options.killGraceMs())
   }
 
   const probe = createJobLivenessProbe()
@@ -69,9 +86,15 @@ export function createRunControl(options: RunControlOptions) {
   function jobDeath(job: Job, alive: (job: Job) => boolean = jobProcessAlive): string | null {
     if (job.pid !== null && onThisHost(job) && !alive(job)) return `job process ${job.pid} died`
     const lastSign = Date.parse(job.heartbeatAt ?? job.createdAt)
-    if (options.clock().getTime() - lastSign > JOB_STALE_MS)
-      return job.pid === null ? `job ${job.id} never started` : `job process ${job.pid} died`
-    return null
+    const silentMs = options.clock().getTime() - lastSign
+    if (silentMs <= JOB_STALE_MS) return null
+    if (job.pid === null) return `job ${job.id} never started`
+    // Alive but silent: frozen (SIGSTOP, a debugger) or hung, not dead; the reason says which.
+    if (onThisHost(job)) {
+      const how = procState(job.pid) === 'T' || procState(job.pid) === 't' ? 'stopped, ' : ''
+      return `job process ${job.pid} stalled (${how}no heartbeat for ${Math.round(silentMs / 1000)} s)`
+    }
+    return `job process ${job.pid} on ${job.hostname ?? 'another host'} sent no heartbeat for ${Math.round(silentMs / 1000)} s`
   }
 
   async function reconcile(projectId: number): Promise<{ orphanedJob: number | null; orphanedTasks: string[]; killedPids: number[] }> {
@@ -84,7 +107,8 @@ export function createRunControl(options: RunControlOptions) {
     if (jobProcessAlive(job)) process.kill(job.pid, 'SIGKILL')
     await repos.sprints.setStatus(job.sprintId, 'ORPHANED', { stopReason: reason })
     const orphanedTasks = await repos.tasks.transitionAll(job.sprintId, 'ORPHANED', { reason })
-    const killedPids = await killAttemptGroups(job.id)
+    const killedPids = await killAttemptGroups(job)
+    await withdrawRequests(projectId, orphanedTasks, reason)
     for (const attempt of await repos.attempts.listRunning({ jobId: job.id })) {
       await repos.attempts.finish(attempt.id, { status: 'ORPHANED', exitCode: null, reason, transient: false, agentMs: null })
     }
@@ -104,6 +128,30 @@ export function createRunControl(options: RunControlOptions) {
    */
   function jobNeedsReconcile(job: Job): boolean {
     return jobDeath(job, jobProcessProbablyAlive) !== null
+  }
+
+  /**
+   * A running server notices a dead or stalled job by itself (no reader needed): every
+   * `intervalMs` the project's active job is checked (kill(pid, 0) and its heartbeat, no query
+   * beyond the active job) and reconciled when it died, so job_orphaned reaches every stream.
+   */
+  function watchJobs(projectId: number, watch: { intervalMs?: number; onError(error: unknown): void }) {
+    let busy = false
+    const timer = setInterval(() => {
+      if (busy) return
+      busy = true
+      repos.jobs
+        .active(projectId)
+        .then(async (job) => {
+          if (job && jobNeedsReconcile(job)) await reconcile(projectId)
+        })
+        .catch(watch.onError)
+        .finally(() => {
+          busy = false
+        })
+    }, watch.intervalMs ?? JOB_WATCH_MS)
+    timer.unref()
+    return { stop: () => clearInterval(timer) }
   }
 
   /** At server start: every project's active job checked against its process. */
@@ -136,6 +184,14 @@ export function createRunControl(options: RunControlOptions) {
     if (sprint.status !== 'ORPHANED' && sprint.status !== 'ABORTED') return []
     const tasks = await repos.tasks.listBySprint(sprint.id, ['ORPHANED', 'PENDING', 'CANCELLED'])
     return tasks.filter((t) => t.status !== 'CANCELLED' || resumableStop(t.reason)).map((t) => t.id)
+  }
+
+  /** The newest sprint when a resume would continue it (left by a dead or killed job), with the tasks it would run. */
+  async function resumableSprint(projectId: number): Promise<{ sprint: Sprint; tasks: string[] } | null> {
+    const sprint = await repos.sprints.latest(projectId)
+    if (!sprint || (await repos.jobs.active(projectId))) return null
+    const tasks = await resumableTasks(sprint)
+    return tasks.length > 0 ? { sprint, tasks } : null
   }
 
   async function statusView(projectId: number) {
@@ -254,16 +310,20 @@ export function createRunControl(options: RunControlOptions) {
     await reconcile(projectId)
     const job = await repos.jobs.active(projectId)
     if (!job) return { killed: false as const, jobId: null, jobPid: null, killedPids: [] as number[], cancelledTasks: [] as string[] }
-    const local = jobProcessAlive(job)
+    // A queued job's process (its pid is known from the launch) has not claimed the job yet: the
+    // kill is recorded below, and the process exits when it finds the job no longer queued.
+    const claimed = job.status === 'running'
+    const local = claimed && jobProcessAlive(job)
     if (local) process.kill(job.pid!, 'SIGTERM')
     const endedByItself = local && (await waitForJobEnd(job.id, options.killGraceMs() + 5000))
-    if (!endedByItself && jobProcessAlive(job)) process.kill(job.pid, 'SIGKILL')
-    const killedPids = await killAttemptGroups(job.id)
+    if (claimed && !endedByItself && jobProcessAlive(job)) process.kill(job.pid, 'SIGKILL')
+    const killedPids = await killAttemptGroups(job)
     const cancelledTasks = await repos.tasks.transitionAll(job.sprintId, 'CANCELLED', {
       from: [...ACTIVE_TASK_STATUSES, 'PENDING'],
       reason: KILLED_BY_USER,
       finishedAt: options.clock().toISOString()
     })
+    await withdrawRequests(projectId, cancelledTasks, KILLED_BY_USER)
     for (const attempt of await repos.attempts.listRunning({ jobId: job.id })) {
       await repos.attempts.finish(attempt.id, {
         status: 'CANCELLED',
@@ -304,8 +364,12 @@ export function createRunControl(options: RunControlOptions) {
     }
     const attempts = await repos.attempts.listRunning({ taskId })
     const killedPids: number[] = []
-    for (const jobId of new Set(attempts.map((a) => a.jobId))) killedPids.push(...(await killAttemptGroups(jobId, (id) => id === taskId)))
+    for (const jobId of new Set(attempts.map((a) => a.jobId))) {
+      const job = await repos.jobs.get(jobId)
+      if (job) killedPids.push(...(await killAttemptGroups(job, taskId)))
+    }
     const sprint = await repos.sprints.get(task.sprintId)
+    if (sprint) await withdrawRequests(sprint.projectId, [taskId], KILLED_BY_USER)
     if (sprint) await repos.events.append(sprint.projectId, { type: 'task_killed', sprintId: sprint.id, taskId, data: { killedPids } })
     options.notify?.()
     return { killed: true as const, taskId, killedPids }
@@ -319,6 +383,18 @@ export function createRunControl(options: RunControlOptions) {
     return sprint !== undefined && (await repos.tasks.listBySprint(sprint.id, ACTIVE_TASK_STATUSES)).length > 0
   }
 
-  return { reconcile, jobNeedsReconcile, reconcileAll, statusView, jobView, resumeSprint, killJob, killTask, cleanupBlocked }
+  return {
+    reconcile,
+    jobNeedsReconcile,
+    watchJobs,
+    reconcileAll,
+    resumableSprint,
+    statusView,
+    jobView,
+    resumeSprint,
+    killJob,
+    killTask,
+    cleanupBlocked
+  }
 }
 export type RunControl = ReturnType<typeof createRunControl>

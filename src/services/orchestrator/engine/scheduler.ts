@@ -6,6 +6,7 @@ import type { OrchestratorRepositories } from '../state/repositories.js'
 import { plannedTaskOf, type Task } from '../state/domain.js'
 import type { TaskStatusCounts, TaskTransitionFields } from '../state/tasks.repository.js'
 import type { TaskApprovalGate } from './approval-gate.js'
+import { withRefusals, type RunApprovals } from './run-approvals.js'
 import { runAttempt } from './attempt.js'
 import { sprintBudget } from './budget.js'
 import type { EventType, OrchestratorEvents, TaskEnding } from './events.js'
@@ -32,6 +33,13 @@ export interface RunSprintOptions {
   resume?: boolean
   /** Tasks it requires wait AWAITING_APPROVAL for a human's decision before they are claimed. */
   approvalGate?: TaskApprovalGate
+  /** The requests an agent raises while it runs: closed when it ends, named in its NO_GO reason. */
+  runApprovals?: Pick<RunApprovals, 'withdraw' | 'refusals'>
+  /**
+   * Runs once a task has ended DONE, while it still holds its worker slot (cross-verify after each
+   * task); not after a stop. A failure is only warned about: the task's status is already final.
+   */
+  onTaskDone?: (taskId: string) => Promise<unknown>
 }
 
 export interface SprintResult {
@@ -61,6 +69,7 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
   let stopReason: string | null = null
 
   const rows = await repos.tasks.listBySprint(sprintId)
+  const sprintContext = (await repos.sprints.get(sprintId))?.context ?? undefined
   const tasks = new Map(rows.map((row) => [row.key, row]))
   const status = new Map(rows.map((row) => [row.key, row.status]))
   const running = new Map<string, Promise<void>>()
@@ -185,9 +194,13 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
     const agent = planned.agent ?? config.default_agent ?? Object.keys(config.agents)[0] ?? 'default'
     const logFile = taskLogFile(options.dataDir, sprintId, row.id)
     fs.mkdirSync(path.dirname(logFile), { recursive: true })
+    // A resumed task's earlier attempt ended in another job: its reason is all that is known of it.
+    let previous: { reason: string; logTail: string[] } | undefined =
+      row.attempts > 0 && row.reason ? { reason: row.reason, logTail: [] } : undefined
     for (let retry = 0; ; retry++) {
       const number = row.attempts + retry + 1
-      if (stopReason || !(await repos.tasks.transition(row.id, 'EXECUTING', { attempts: number, startedAt: clock().toISOString() }))) {
+      const startedAt = clock().toISOString()
+      if (stopReason || !(await repos.tasks.transition(row.id, 'EXECUTING', { from: ['CLAIMED'], attempts: number, startedAt }))) {
         await setFinal(row, ['CLAIMED'], 'CANCELLED', { reason: stopReason ?? KILLED_BY_USER })
         return
       }
@@ -205,6 +218,8 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
         task: row,
         attemptId: attempt.id,
         attempt: number,
+        ...(sprintContext ? { sprintContext } : {}),
+        ...(previous ? { previous } : {}),
         logFile,
         baseBranches: baseBranchesOf(row),
         signal: stop.signal,
@@ -212,6 +227,10 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
         onTesting: () => status.set(row.key, 'TESTING'),
         onBudgetExceeded: (reason) => requestStop('budget', reason)
       })
+      // The agent is gone: a request it left open guards nothing any more; a refused one explains a NO_GO.
+      const asked = options.runApprovals
+      await asked?.withdraw(row.id, `the agent's attempt ${number} ended before a decision`)
+      if (asked && outcome.status === 'NO_GO') outcome.reason = withRefusals(outcome.reason, await asked.refusals(row.id, startedAt))
       await repos.attempts.finish(attempt.id, {
         status: outcome.status,
         exitCode: outcome.exitCode,
@@ -219,12 +238,14 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
         transient: outcome.transient,
         agentMs: outcome.agentMs
       })
-      const active: TaskStatus[] = ['EXECUTING', 'TESTING']
+      // A request recorded just before the agent ended may have parked the task again.
+      const active: TaskStatus[] = ['EXECUTING', 'AWAITING_APPROVAL', 'TESTING']
       if (outcome.status === 'NO_GO' && outcome.transient && retry + 1 < config.engine.max_attempts && !stopReason) {
         const delayMs = retryDelayMs(config.engine.retry_base_delay_ms, retry + 1)
         if (await repos.tasks.transition(row.id, 'CLAIMED', { from: active, reason: outcome.reason })) {
           status.set(row.key, 'CLAIMED')
           await emit('task_retry', row.id, { attempt: number, nextAttempt: number + 1, delayMs, reason: outcome.reason })
+          previous = { reason: outcome.reason, logTail: outcome.logTail }
           await sleep(delayMs, undefined, { signal: stop.signal }).catch(() => {})
           continue
         }
@@ -236,7 +257,8 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
         filesChanged: outcome.filesChanged
       }
       work.set(row.key, { branch: outcome.branch, commitSha: outcome.commitSha })
-      const to: Ending = stopReason || outcome.status === 'CANCELLED' ? 'CANCELLED' : outcome.status
+      // A task that finished before a stop keeps its DONE: the stop is for what comes after it.
+      const to: Ending = outcome.status === 'DONE' ? 'DONE' : stopReason || outcome.status === 'CANCELLED' ? 'CANCELLED' : outcome.status
       const reason = to === 'CANCELLED' ? (stopReason ?? outcome.reason) : outcome.reason
       const ending = {
         reason,
@@ -246,6 +268,11 @@ export async function runSprint(options: RunSprintOptions): Promise<SprintResult
         filesChanged: outcome.filesChanged.length
       }
       await setFinal(row, active, to, ending, fields)
+      // A request the dying agent recorded after the first withdrawal must not stay pending either.
+      await asked?.withdraw(row.id, `task ${row.id} has ended (${status.get(row.key)})`)
+      if (to === 'DONE' && status.get(row.key) === 'DONE' && options.onTaskDone && !stopReason) {
+        await options.onTaskDone(row.id).catch((error: unknown) => process.emitWarning(`after-task step failed: ${String(error)}`))
+      }
       return
     }
   }

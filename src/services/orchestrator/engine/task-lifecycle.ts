@@ -9,10 +9,13 @@ import type { JobStatus, SprintStatus, TaskStatus } from './types.js'
 export const TASK_TRANSITIONS: Readonly<Record<TaskStatus, readonly TaskStatus[]>> = {
   // Planned: waits for its dependencies, an approval, or a free worker.
   PENDING: ['AWAITING_APPROVAL', 'CLAIMED', 'BLOCKED', 'CANCELLED'],
-  AWAITING_APPROVAL: ['CLAIMED', 'NO_GO', 'CANCELLED', 'ORPHANED'],
+  // Before the run (the risk gate: on to CLAIMED) or inside it (the agent asked a human: back to
+  // EXECUTING). The agent may exit, time out or be killed while it waits, so every ending of an
+  // executing task is also an ending of a waiting one.
+  AWAITING_APPROVAL: ['CLAIMED', 'EXECUTING', 'TESTING', 'DONE', 'NO_GO', 'CANCELLED', 'ORPHANED'],
   CLAIMED: ['EXECUTING', 'CANCELLED', 'ORPHANED'],
   // An attempt that failed for a transient reason goes back to CLAIMED for the next attempt.
-  EXECUTING: ['TESTING', 'CLAIMED', 'DONE', 'NO_GO', 'CANCELLED', 'ORPHANED'],
+  EXECUTING: ['AWAITING_APPROVAL', 'TESTING', 'CLAIMED', 'DONE', 'NO_GO', 'CANCELLED', 'ORPHANED'],
   TESTING: ['CLAIMED', 'DONE', 'NO_GO', 'CANCELLED', 'ORPHANED'],
   DONE: [],
   NO_GO: [],

@@ -75,6 +75,10 @@ export interface TaskRunInput {
   taskId: string
   task: PlannedTask
   attempt: number
+  /** The sprint's context (DIRECTIVES.md text before the first task), given to every task's agent. */
+  sprintContext?: string
+  /** How the previous attempt of this task ended, for a retry's prompt. */
+  previous?: { reason: string; logTail: string[] }
   /**
    * Branches of the task's DONE dependencies that hold commits, in dependency order: a new
    * worktree starts from the first with the others merged in, so the task builds on their work.
@@ -94,7 +98,13 @@ export interface TaskRunInput {
    * process (or its unreaped zombie) is still there to read its start time from.
    */
   onProcess(pid: number): void
-  onUsage(usage: Usage): void
+  /** Called once the attempt's worktree exists (before the agent starts), with its branch and path. */
+  onWorkspace?(workspace: { branch: string; worktree: string }): Promise<void>
+  /**
+   * Usage as it is reported. `final`: reported once the agent has exited — a budget it crosses
+   * then stops what comes after this task, not the task's own commit and check.
+   */
+  onUsage(usage: Usage, options?: { final?: boolean }): void
 }
 
 /**

@@ -72,6 +72,13 @@ export async function cleanupNow(runner: Git, root: string, worktreesDir: string
       report.kept.push({ path: entry.path, branch, reason: 'uncommitted changes' })
       continue
     }
+    // git worktree remove deletes ignored files without a word: a worktree holding any is kept.
+    const ignored = await ignoredFiles(runner, entry.path)
+    if (ignored.length > 0) {
+      const named = ignored.slice(0, 5).join(', ') + (ignored.length > 5 ? ` and ${ignored.length - 5} more` : '')
+      report.kept.push({ path: entry.path, branch, reason: `ignored files quartet did not create: ${named}` })
+      continue
+    }
     const unmerged = Number((await git(root, ['rev-list', '--count', `HEAD..refs/heads/${branch}`])).trim())
     if (unmerged > 0) {
       report.kept.push({ path: entry.path, branch, reason: `commits not merged into ${headName}` })
@@ -91,6 +98,15 @@ export async function cleanupNow(runner: Git, root: string, worktreesDir: string
     }
   }
   return report
+}
+
+/** Files git ignores in the worktree (each ignored directory as one entry ending in /). */
+async function ignoredFiles({ git }: Git, worktree: string): Promise<string[]> {
+  const status = await git(worktree, ['status', '--porcelain=v1', '--ignored=matching', '--untracked-files=all'])
+  return status
+    .split('\n')
+    .filter((line) => line.startsWith('!! '))
+    .map((line) => line.slice(3))
 }
 
 function realpathOrSelf(file: string): string {

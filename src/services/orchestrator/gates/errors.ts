@@ -23,11 +23,13 @@ export const orchestratorErrorFormatter: ErrorFormatter = (error) => {
       message = PAYLOAD_TOO_LARGE
       break
     default:
-      message = error.statusCode >= 500 ? INTERNAL_ERROR : error.message
+      // A planner's failure is the upstream's answer, not ours: the client needs its words (502).
+      message = error.statusCode >= 500 && error.code !== 'ORCH_FLOW_PLANNER_FAILED' ? INTERNAL_ERROR : error.message
   }
-  // An invalid configuration lists every bad key; every other error is exactly {error}.
+  // An invalid configuration lists every bad key; a flow conflict names the flow's state; every other error is exactly {error}.
   const details = error.code === 'ORCH_CONFIG_INVALID' && error.details?.length ? { details: error.details } : {}
-  return { statusCode: error.statusCode, body: { error: message, ...details } }
+  const state = error.code === 'ORCH_FLOW_STATE_CONFLICT' && error.details?.[0] ? { state: error.details[0].message } : {}
+  return { statusCode: error.statusCode, body: { error: message, ...details, ...state } }
 }
 
 /** Installs the `{error}` shape on an instance (for instances not built by core's server). */

@@ -6,20 +6,35 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { orchestratorError } from '../errors.js'
-import type { Principal } from '../principal.js'
+import { BUILT_IN_PERMISSIONS, isBuiltInRole, type Principal } from '../principal.js'
 import { isLoopbackAddress } from '../runtime/loopback.js'
-import { checkBearer, type AuthGateOptions } from './bearer.js'
+import { authenticate, bearerToken, type AuthGateOptions, type OidcBearer } from './bearer.js'
 import { isApiPath } from './paths.js'
 
 export interface RouteAccess {
-  /** `public`: anyone; `bearer`: a verified caller; `admin`: a verified caller with the admin role. */
-  caller: 'public' | 'bearer' | 'admin'
+  /**
+   * `public`: anyone; `bearer`: a verified caller; `admin`: a verified caller with the admin role;
+   * `terminal`: the terminal token, never the API token (the two gates are disjoint).
+   */
+  caller: 'public' | 'bearer' | 'admin' | 'terminal'
   /** A control mutation: refused to API callers while api.control_mutations is off. */
   control?: boolean
   /** Served to loopback callers only. */
   loopbackOnly?: boolean
   /** A GET stream that also takes the token as `?token=` (EventSource cannot send headers). */
   queryToken?: boolean
+  /** A feature flag the route needs; off, the route answers as if absent (checked before the control gate). */
+  feature?: string
+  /** The RBAC permission the caller needs; default: `admin` / `execute` (control) / `read` (GET) / `write`. */
+  permission?: string
+  /** Served to a caller without a tenant claim even under strict_tenant_isolation (it says who the caller is). */
+  anyTenant?: boolean
+  /** A read recorded in the audit log (who looked at what). */
+  sensitive?: boolean
+  /** The API token itself, even where auth is disabled or no token is configured (fail closed). */
+  strictBearer?: boolean
+  /** A WebSocket upgrade: the handler authenticates (so it can answer with a close code). */
+  socket?: boolean
 }
 
 export const ACCESS = {
@@ -28,7 +43,17 @@ export const ACCESS = {
   bearer: { caller: 'bearer' },
   stream: { caller: 'bearer', queryToken: true },
   control: { caller: 'bearer', control: true },
-  admin: { caller: 'admin' }
+  admin: { caller: 'admin' },
+  /** GET /api/auth/me: any verified caller, whatever its tenant. */
+  identity: { caller: 'bearer', anyTenant: true },
+  /** Reads of administrative records (enterprise views): audited. */
+  sensitiveRead: { caller: 'bearer', sensitive: true },
+  /** Administrative writes (enterprise): the admin permission; audited like every write. */
+  adminRead: { caller: 'admin', sensitive: true },
+  /** GET /api/terminal/token: a loopback caller holding the real API token. */
+  terminalBootstrap: { caller: 'bearer', loopbackOnly: true, strictBearer: true },
+  terminal: { caller: 'terminal' },
+  terminalSocket: { caller: 'terminal', socket: true }
 } as const satisfies Record<string, RouteAccess>
 
 declare module 'fastify' {
@@ -40,16 +65,47 @@ declare module 'fastify' {
 
 export interface AccessGateOptions {
   auth: AuthGateOptions
-  /** The caller a verified bearer stands for. */
+  /** The caller the API token stands for (the project owner). */
   principal: Principal
+  /** The OIDC bearer verifier in force (api_oidc, read per request); absent: API token only. */
+  oidc?: () => OidcBearer
+  /** Permissions of role names (custom roles included), resolved per request; default: the built-in matrix. */
+  permissionsOf?: (roles: readonly string[]) => Promise<ReadonlySet<string>>
+  /** strict_tenant_isolation (read per request). */
+  strictTenant?: () => boolean
   /** Throws the control-mutation refusal when the switch is off (read per request). */
   assertControl(principal: Principal): void
+  /** Throws (a 404 naming the flag) while a route's feature flag is off. */
+  assertFeature?(feature: string): void
   /** Route prefixes registered by plugins the orchestrator does not write (the API docs): public. */
   publicPrefixes: readonly string[]
+  /** The terminal gate: the terminal token and the caller it stands for (absent: terminal routes refuse everyone). */
+  terminal?: { matches(token: string): boolean; principal: Principal }
 }
 
 const CALLER = Symbol('orchestrator caller')
-type WithCaller = FastifyRequest & { [CALLER]?: Principal }
+const AUTHENTICATED = Symbol('orchestrator authenticated caller')
+type WithCaller = FastifyRequest & { [CALLER]?: Principal; [AUTHENTICATED]?: Principal }
+
+/** The caller whose bearer was verified, even if a later check refused it (audit of denials); else undefined. */
+export function authenticatedCallerOf(request: FastifyRequest): Principal | undefined {
+  return (request as WithCaller)[AUTHENTICATED]
+}
+
+/** The built-in matrix: each role's permissions, unioned. */
+export async function builtInPermissions(roles: readonly string[]): Promise<ReadonlySet<string>> {
+  const granted = new Set<string>()
+  for (const role of roles) if (isBuiltInRole(role)) for (const permission of BUILT_IN_PERMISSIONS[role]) granted.add(permission)
+  return granted
+}
+
+/** The permission a route needs when it names none. */
+export function requiredPermission(access: RouteAccess, method: string): string {
+  if (access.permission) return access.permission
+  if (access.caller === 'admin') return 'admin'
+  if (access.control) return 'execute'
+  return method === 'GET' || method === 'HEAD' ? 'read' : 'write'
+}
 
 /** The verified caller of a request that passed the access gate. */
 export function callerOf(request: FastifyRequest): Principal {
@@ -107,15 +163,36 @@ export function registerAccessGate(app: FastifyInstance, options: AccessGateOpti
       throw orchestratorError('FORBIDDEN', 'This route answers loopback callers only.')
     }
     if (access.caller === 'public') return
+    if (access.caller === 'terminal') {
+      if (access.socket) return
+      const presented = bearerToken(request.headers.authorization)
+      if (!options.terminal || presented === null || !options.terminal.matches(presented)) {
+        throw orchestratorError('UNAUTHENTICATED', 'Unauthorized: the terminal routes take the terminal token (GET /api/terminal/token)')
+      }
+      ;(request as WithCaller)[CALLER] = options.terminal.principal
+      return
+    }
     const method = request.method
-    const decision = checkBearer(
-      options.auth,
-      request.headers.authorization,
-      access.queryToken === true && (method === 'GET' || method === 'HEAD') ? request.url : null
-    )
+    const auth = access.strictBearer ? { token: options.auth.token, disabled: false, defaultDeny: true } : options.auth
+    const identity = { owner: options.principal, oidc: options.oidc ?? (() => null) }
+    const queryUrl = access.queryToken === true && (method === 'GET' || method === 'HEAD') ? request.url : null
+    const decision = await authenticate(auth, identity, request.headers.authorization, queryUrl)
     if (!decision.ok) throw orchestratorError(decision.status === 401 ? 'UNAUTHENTICATED' : 'FORBIDDEN', decision.error)
-    const caller = options.principal
-    if (access.caller === 'admin' && caller.role !== 'admin') throw orchestratorError('FORBIDDEN', 'This route needs the admin role.')
+    const caller = decision.principal
+    ;(request as WithCaller)[AUTHENTICATED] = caller
+    // A disabled feature is absent: its routes must not first answer a role or control gate's 403.
+    if (access.feature !== undefined) options.assertFeature?.(access.feature)
+    // Roles are checked for OIDC callers only: the API token's owner, the CLI and the engine act for the project.
+    if (caller.mode === 'oidc') {
+      if (!access.anyTenant && !caller.tenantClaimed && options.strictTenant?.() === true) {
+        throw orchestratorError('FORBIDDEN', 'strict_tenant_isolation: the caller has no tenant claim')
+      }
+      const needed = requiredPermission(access, method)
+      const granted = await (options.permissionsOf ?? builtInPermissions)(caller.roles ?? [])
+      if (!granted.has(needed)) throw orchestratorError('FORBIDDEN', `This route needs the ${needed} permission.`)
+    } else if (access.caller === 'admin' && caller.role !== 'admin') {
+      throw orchestratorError('FORBIDDEN', 'This route needs the admin role.')
+    }
     if (access.control) options.assertControl(caller)
     ;(request as WithCaller)[CALLER] = caller
   })

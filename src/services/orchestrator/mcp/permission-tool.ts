@@ -31,7 +31,8 @@ export async function askPermission(
   client: OrchestratorClient,
   session: string,
   args: PermissionPromptInput,
-  signal?: AbortSignal
+  signal?: AbortSignal,
+  taskId?: string
 ): Promise<PermissionAnswer> {
   try {
     const created = await client.post(
@@ -40,6 +41,7 @@ export async function askPermission(
         toolName: args.tool_name,
         input: args.input,
         ...(args.tool_use_id ? { toolUseId: args.tool_use_id } : {}),
+        ...(taskId ? { taskId } : {}),
         requester: session
       },
       signal

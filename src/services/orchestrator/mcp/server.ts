@@ -5,12 +5,14 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
 import { z } from 'zod'
+import { MCP_SERVER_NAME, type EarlyStdioTransport } from './early-stdio.js'
 import type { OrchestratorClient } from './orchestrator-client.js'
 import { askPermission } from './permission-tool.js'
 import { approvalsInbox, memorySearch, projectStatus, tasks } from './read-tools.js'
 
-export const MCP_SERVER_NAME = 'quartet'
+export { MCP_SERVER_NAME } from './early-stdio.js'
 export const PERMISSION_TOOL = 'permission_prompt'
 const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false } as const
 
@@ -19,6 +21,8 @@ export interface QuartetMcpOptions {
   version: string
   /** Recorded as the requester of every permission request of this server. */
   session: string
+  /** The task whose agent started this server (QUARTET_TASK_ID): its permission requests name it. */
+  taskId?: string | undefined
 }
 
 export function createQuartetMcpServer(options: QuartetMcpOptions): McpServer {
@@ -51,7 +55,7 @@ export function createQuartetMcpServer(options: QuartetMcpOptions): McpServer {
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false }
     },
     async (args, extra) => {
-      const answer = await askPermission(client, options.session, args, extra.signal)
+      const answer = await askPermission(client, options.session, args, extra.signal, options.taskId)
       return { content: [{ type: 'text', text: JSON.stringify(answer) }] }
     }
   )
@@ -99,10 +103,14 @@ export function createQuartetMcpServer(options: QuartetMcpOptions): McpServer {
   return server
 }
 
-/** Serves the tools over stdin/stdout until the client closes the pipe. */
-export async function serveMcpOverStdio(options: QuartetMcpOptions): Promise<void> {
+/**
+ * Serves the tools over stdin/stdout until the client closes the pipe; `early` is the transport
+ * that has listened (and answered `initialize`) while this module loaded.
+ */
+export async function serveMcpOverStdio(options: QuartetMcpOptions, early?: EarlyStdioTransport): Promise<void> {
   const server = createQuartetMcpServer(options)
-  const transport = new StdioServerTransport()
+  early?.useParser(deserializeMessage)
+  const transport = early ?? new StdioServerTransport()
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve()
   })

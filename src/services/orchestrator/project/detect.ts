@@ -2,12 +2,10 @@
  * What `quartet init` can offer without asking: the coding CLIs on PATH (found, never run) and a
  * local ollama server that answers.
  */
+import { COMMAND_DRIVERS, COMMAND_PRESET_NAMES } from '../engine/agents/registry.js'
 import type { EnginePlatform } from '../engine/types.js'
 import type { AgentConfig } from './config-schema.js'
-import { findExecutable } from './which.js'
-
-export const COMMAND_PRESETS = ['claude', 'codex', 'gemini', 'aider'] as const
-export type CommandPreset = (typeof COMMAND_PRESETS)[number]
+import { findExecutable } from '../../../core/cli/self-command.js'
 
 export const DEFAULT_OLLAMA_URL = 'http://127.0.0.1:11434'
 const OLLAMA_PROBE_MS = 1500
@@ -21,11 +19,13 @@ export interface DetectedAgents {
 export async function detectAgents(platform: EnginePlatform, env: Record<string, string | undefined>): Promise<DetectedAgents> {
   const agents: Record<string, AgentConfig> = {}
   const notes: string[] = []
-  for (const preset of COMMAND_PRESETS) {
-    const found = findExecutable(preset, env)
+  for (const preset of COMMAND_PRESET_NAMES) {
+    const driver = COMMAND_DRIVERS[preset]
+    const found = findExecutable(driver.bin, env)
     if (found === null) continue
-    agents[preset] = { kind: 'command', preset }
-    notes.push(`${preset}: ${found}`)
+    // The posture is written out so the user sees it and where to change it.
+    agents[preset] = { kind: 'command', preset, permissions: 'worktree' }
+    notes.push(`${preset}: ${found} (${driver.label})`)
   }
   const ollama = await detectOllama(platform, env)
   if (ollama.agent) agents.ollama = ollama.agent

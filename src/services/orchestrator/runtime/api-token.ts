@@ -44,9 +44,16 @@ export function tokenFingerprint(token: string): string {
 
 /** Constant-time comparison; hashing first means neither the content nor the length leaks. */
 export function tokensEqual(presented: string, expected: string): boolean {
-  const a = createHash('sha256').update(presented).digest()
-  const b = createHash('sha256').update(expected).digest()
-  return timingSafeEqual(a, b)
+  return timingSafeEqual(sha256(presented), digestOfExpected(expected))
+}
+
+const sha256 = (text: string): Buffer => createHash('sha256').update(text).digest()
+
+// The expected token is the server's own and rarely changes: its digest is kept, so a request hashes once.
+let expectedDigest: { token: string; digest: Buffer } | undefined
+function digestOfExpected(expected: string): Buffer {
+  if (expectedDigest?.token !== expected) expectedDigest = { token: expected, digest: sha256(expected) }
+  return expectedDigest.digest
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -1,27 +1,29 @@
 import type { OrchestratorDb } from './db.js'
-import { toApproval, type Approval, type ApprovalDecisionValue, type RequesterKind } from './domain.js'
+import { toApproval, type Approval, type ApprovalDecisionValue } from './domain.js'
 
 export { categoryOf, type ApprovalCategory, type ApprovalDecisionValue } from './domain.js'
 
-export interface NewApproval {
-  id: string
-  projectId: number
-  tenantId: string
-  scopeId: string | null
-  taskId: string | null
-  requesterKind: RequesterKind
-  requesterId: string
-  summary: string
-  scope: string
-  risk: string
-  policy: string
-  defaultAction: ApprovalDecisionValue
-  toolName: string | null
-  maskedArgs: unknown
-  rawArgsRef: string | null
-  createdAt: string
-  expiresAt: string
-}
+/** A request as it is recorded: the approval's fields before any decision. */
+export type NewApproval = Pick<
+  Approval,
+  | 'id'
+  | 'projectId'
+  | 'tenantId'
+  | 'scopeId'
+  | 'taskId'
+  | 'requesterKind'
+  | 'requesterId'
+  | 'summary'
+  | 'scope'
+  | 'risk'
+  | 'policy'
+  | 'defaultAction'
+  | 'toolName'
+  | 'maskedArgs'
+  | 'rawArgsRef'
+  | 'createdAt'
+  | 'expiresAt'
+>
 
 export interface DecisionWrite {
   decision: ApprovalDecisionValue
@@ -38,6 +40,21 @@ export interface HistoryFilter {
   status: 'all' | 'approved' | 'denied' | 'expired'
   limit: number
   offset: number
+}
+
+const SUPERSEDED_BY = 'system:engine'
+
+function supersededBy(write: { channel: string; reason: string; decidedAt: string }) {
+  return {
+    decision: 'deny' as const,
+    decided_by: SUPERSEDED_BY,
+    channel: write.channel,
+    decided_at: write.decidedAt,
+    reason: write.reason,
+    closure_reason: 'superseded',
+    idempotency_key: null,
+    decision_digest: null
+  }
 }
 
 /**
@@ -168,6 +185,38 @@ export function createApprovalsRepository(db: OrchestratorDb) {
       return Number(result.numUpdatedRows) === 1
     },
 
+    /**
+     * Closes one undecided request as superseded (deny, decided by the system, closure reason
+     * `superseded`), expired or not: true for exactly one of any number of concurrent closers.
+     */
+    async supersede(id: string, write: { channel: string; reason: string; decidedAt: string }): Promise<boolean> {
+      const result = await db
+        .updateTable('orch_approvals')
+        .set(supersededBy(write))
+        .where('id', '=', id)
+        .where('decision', 'is', null)
+        .executeTakeFirst()
+      return Number(result.numUpdatedRows) === 1
+    },
+
+    /** Closes every undecided request of these tasks as superseded (an abandoned sprint's); answers their ids. */
+    async supersedeForTasks(
+      projectId: number,
+      taskIds: readonly string[],
+      write: { channel: string; reason: string; decidedAt: string }
+    ): Promise<string[]> {
+      if (taskIds.length === 0) return []
+      const rows = await db
+        .updateTable('orch_approvals')
+        .set(supersededBy(write))
+        .where('project_id', '=', projectId)
+        .where('task_id', 'in', [...taskIds])
+        .where('decision', 'is', null)
+        .returning('id')
+        .execute()
+      return rows.map((row) => row.id)
+    },
+
     /** Undecided requests of the project past their expiry at `now`, of every tenant (the sweep). */
     async listDue(projectId: number, now: string, limit = 500): Promise<Approval[]> {
       const rows = await table()
@@ -180,15 +229,26 @@ export function createApprovalsRepository(db: OrchestratorDb) {
       return rows.map(toApproval)
     },
 
-    /** The newest approval request of a task (a task asks once per run). */
-    async latestForTask(projectId: number, tenantId: string, taskId: string): Promise<Approval | undefined> {
+    /** The newest approval request of a task from `requesterKind` (the risk gate asks once per run). */
+    async latestForTask(projectId: number, tenantId: string, taskId: string, requesterKind: string): Promise<Approval | undefined> {
       const row = await scoped(projectId, tenantId)
         .where('task_id', '=', taskId)
+        .where('requester_kind', '=', requesterKind)
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .limit(1)
         .executeTakeFirst()
       return row && toApproval(row)
+    },
+
+    /**
+     * The requests a task's agent raised while it ran (every requester but the engine's risk
+     * gate), of every tenant, oldest first: the undecided ones, or those created at or after `since`.
+     */
+    async agentRequestsOfTask(projectId: number, taskId: string, filter: { open: true } | { since: string }): Promise<Approval[]> {
+      let query = table().where('project_id', '=', projectId).where('task_id', '=', taskId).where('requester_kind', '!=', 'engine')
+      query = 'open' in filter ? query.where('decision', 'is', null) : query.where('created_at', '>=', filter.since)
+      return (await query.orderBy('created_at').orderBy('id').execute()).map(toApproval)
     }
   }
 }

@@ -14,6 +14,8 @@ export interface SprintsTable {
   status: string
   planner_mode: string
   directives_digest: string | null
+  /** Added by orchestrator_0010_sprint_context. */
+  context: string | null
   warnings: string
   tokens_used: Generated<number>
   cost_micro_usd: Generated<number>
@@ -51,6 +53,8 @@ export interface TasksTable {
   finished_at: string | null
   /** Risk class from `Risk:` in DIRECTIVES.md; null when none was given. */
   risk: string | null
+  /** The engine's cross-verify verdict after the task ended DONE (JSON, state/xverify.domain.ts); null: none ran. */
+  xverify: string | null
 }
 
 export interface JobsTable {

@@ -4,18 +4,11 @@
  * that knows how a value is stored.
  */
 import type { CheckCommand, JobStatus, PlannedTask, Priority, RecordedProcess, Risk, SprintStatus, TaskStatus } from '../engine/types.js'
-import type {
-  ApprovalRow,
-  AttemptRow,
-  CoverageRow,
-  ExecutionRow,
-  HeartbeatRow,
-  JobRow,
-  MemoryEntryRow,
-  MissionRow,
-  SprintRow,
-  TaskRow
-} from './db.js'
+import type { AttemptRow, CoverageRow, ExecutionRow, HeartbeatRow, JobRow, MemoryEntryRow, MissionRow, SprintRow, TaskRow } from './db.js'
+import { parseTaskXverify, type TaskXverify } from './xverify.domain.js'
+
+export * from './approvals.domain.js'
+export * from './xverify.domain.js'
 
 export interface Sprint {
   id: string
@@ -25,6 +18,8 @@ export interface Sprint {
   status: SprintStatus
   plannerMode: 'structured' | 'ai'
   directivesDigest: string | null
+  /** DIRECTIVES.md text before the first task: every task's agent gets it. */
+  context: string | null
   warnings: string[]
   tokensUsed: number
   costMicroUsd: number
@@ -63,6 +58,8 @@ export interface Task {
   updatedAt: string
   startedAt: string | null
   finishedAt: string | null
+  /** The cross-verify verdict the engine recorded after the task ended DONE; null: none ran. */
+  xverify: TaskXverify | null
 }
 
 export interface Job {
@@ -147,7 +144,7 @@ export interface SubmissionRequest {
   scopeDir?: string
   actor: string
   tenant: string
-  origin: 'api' | 'rpc'
+  origin: 'api' | 'rpc' | 'autonomous'
 }
 
 export interface Execution {
@@ -195,6 +192,7 @@ export function toSprint(row: SprintRow): Sprint {
     status: row.status as SprintStatus,
     plannerMode: row.planner_mode as Sprint['plannerMode'],
     directivesDigest: row.directives_digest,
+    context: row.context ?? null,
     warnings: JSON.parse(row.warnings) as string[],
     tokensUsed: num(row.tokens_used),
     costMicroUsd: num(row.cost_micro_usd),
@@ -232,7 +230,8 @@ export function toTask(row: TaskRow): Task {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     startedAt: row.started_at,
-    finishedAt: row.finished_at
+    finishedAt: row.finished_at,
+    xverify: parseTaskXverify(row.xverify)
   }
 }
 
@@ -359,79 +358,6 @@ export function toMission(row: MissionRow): Mission {
     jobId: numOrNull(row.job_id),
     sprintId: row.sprint_id,
     createdAt: row.created_at
-  }
-}
-
-export type ApprovalCategory = 'pending' | 'approved' | 'denied' | 'expired'
-export type ApprovalDecisionValue = 'allow' | 'deny' | 'defer' | 'escalate'
-export type RequesterKind = 'engine' | 'agent' | 'process'
-
-export interface Approval {
-  id: string
-  projectId: number
-  tenantId: string
-  /** What the request is about when that is not a task: the execution of a parked process submission. */
-  scopeId: string | null
-  taskId: string | null
-  requesterKind: RequesterKind
-  requesterId: string
-  summary: string
-  scope: string
-  risk: string
-  policy: string
-  defaultAction: ApprovalDecisionValue
-  toolName: string | null
-  maskedArgs: unknown
-  /** The file (under the data dir) holding the unmasked arguments, when masking hid something. */
-  rawArgsRef: string | null
-  createdAt: string
-  expiresAt: string
-  decision: ApprovalDecisionValue | null
-  decidedBy: string | null
-  channel: string | null
-  decidedAt: string | null
-  reason: string | null
-  closureReason: string | null
-  idempotencyKey: string | null
-  decisionDigest: string | null
-}
-
-export const TTL_EXPIRE_CHANNEL = 'ttl-expire'
-
-/** The category of a request at `now` (an undecided one past its expiry is expired even before the sweep). */
-export function categoryOf(approval: Pick<Approval, 'decision' | 'expiresAt' | 'channel'>, now: string): ApprovalCategory {
-  if (approval.decision === null) return approval.expiresAt <= now ? 'expired' : 'pending'
-  if (approval.channel === TTL_EXPIRE_CHANNEL) return 'expired'
-  return approval.decision === 'allow' ? 'approved' : 'denied'
-}
-
-export function toApproval(row: ApprovalRow): Approval {
-  return {
-    id: row.id,
-    projectId: num(row.project_id),
-    tenantId: row.tenant_id,
-    scopeId: row.scope_id,
-    taskId: row.task_id,
-    requesterKind: row.requester_kind as RequesterKind,
-    requesterId: row.requester_id,
-    summary: row.summary,
-    scope: row.scope,
-    risk: row.risk,
-    policy: row.policy,
-    defaultAction: row.default_action as ApprovalDecisionValue,
-    toolName: row.tool_name,
-    maskedArgs: JSON.parse(row.masked_args) as unknown,
-    rawArgsRef: row.raw_args_ref,
-    createdAt: row.created_at,
-    expiresAt: row.expires_at,
-    decision: row.decision as ApprovalDecisionValue | null,
-    decidedBy: row.decided_by,
-    channel: row.channel,
-    decidedAt: row.decided_at,
-    reason: row.reason,
-    closureReason: row.closure_reason,
-    idempotencyKey: row.idempotency_key,
-    decisionDigest: row.decision_digest
   }
 }
 

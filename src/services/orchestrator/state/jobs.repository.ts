@@ -109,6 +109,22 @@ export function createJobsRepository(db: OrchestratorDb, clock: () => Date) {
       return row && toJob(row)
     },
 
+    /**
+     * Records the pid of a queued job's process as soon as it is launched (before the process
+     * claims the job itself), so callers that join the run see it and a launch that dies at once
+     * is noticed by its pid.
+     */
+    async recordLaunch(id: number, pid: number, hostname: string): Promise<boolean> {
+      const result = await db
+        .updateTable('orch_jobs')
+        .set({ pid, hostname })
+        .where('id', '=', id)
+        .where('status', '=', 'queued')
+        .where('pid', 'is', null)
+        .executeTakeFirst()
+      return result.numUpdatedRows > 0n
+    },
+
     async markRunning(id: number, pid: number, hostname: string): Promise<boolean> {
       const now = clock().toISOString()
       const result = await db

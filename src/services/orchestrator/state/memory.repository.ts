@@ -187,6 +187,42 @@ export function createMemoryRepository(db: OrchestratorDb, clock: () => Date) {
     return sql`select ${columnsOf('m')}, r.relevance as relevance from (${ranked}) as r join orch_memory_entries m on m.id = r.id`
   }
 
+  /**
+   * SQLite: the first `offset + size` matches ranked by the full-text index alone, each joined to
+   * its row with whether it passes the scope and filters. Joining every match before ranking read
+   * hundreds of rows per search; when all of these pass, they are exactly the top of the filtered
+   * ranking (which is a subsequence of this one), so the page is theirs.
+   */
+  function rankedFirstSql(scope: MemoryScopeKey, filter: MemorySearchFilter, offset: number, size: number): RawBuilder<unknown> {
+    const match = filter.terms.map((t) => `"${t}"`).join(filter.mode === 'and' ? ' AND ' : ' OR ')
+    const passes = filterSql(scope, filter)
+    return sql`with rev as (${versionSql(scope)}),
+      top as (select rowid as id, -bm25(orch_memory_fts, 8.0, 4.0, 1.0, 4.0) as relevance from orch_memory_fts
+        where orch_memory_fts match ${match} order by relevance desc, rowid desc limit ${offset + size})
+      select rev.snapshot as snapshot, rev.writes as writes, top.id as ranked_id, coalesce(${passes}, 0) as passes,
+        ${columnsOf('e')}, top.relevance as relevance
+      from rev left join top on 1 = 1 left join orch_memory_entries e on e.id = top.id
+      order by top.relevance desc, top.id desc`
+  }
+
+  /** The page from the index-ranked first matches, or undefined when one of them is outside the scope or filters. */
+  async function searchRankedFirst(
+    scope: MemoryScopeKey,
+    filter: MemorySearchFilter,
+    offset: number,
+    size: number
+  ): Promise<MemorySearchPage | undefined> {
+    const { rows } = await sql<Record<string, unknown>>`${rankedFirstSql(scope, filter, offset, size)}`.execute(db)
+    const first = rows[0]
+    const hits: MemoryHit[] = []
+    for (const row of rows) {
+      if (row.ranked_id === null || row.ranked_id === undefined) continue
+      if (Number(row.passes) !== 1) return undefined
+      hits.push(hitOf(row))
+    }
+    return { snapshot: Number(first?.snapshot ?? 0), version: versionOf(first), hits: hits.slice(offset) }
+  }
+
   return {
     async record(scope: MemoryScopeKey, input: MemoryEntryInput): Promise<MemoryEntry> {
       const now = clock().toISOString()
@@ -251,6 +287,10 @@ export function createMemoryRepository(db: OrchestratorDb, clock: () => Date) {
 
     /** Up to `size` ranked hits after the first `offset`, and the scope's snapshot revision and version, from one statement. */
     async search(scope: MemoryScopeKey, filter: MemorySearchFilter, offset: number, size: number): Promise<MemorySearchPage> {
+      if (!postgres && filter.terms.length > 0) {
+        const page = await searchRankedFirst(scope, filter, offset, size)
+        if (page) return page
+      }
       const byRelevance = sql`order by hits.relevance desc, hits.id desc`
       const rows = await sql<Record<string, unknown>>`with rev as (${versionSql(scope)}), hits as (${hitsSql(scope, filter, offset, size)})
         select rev.snapshot as snapshot, rev.writes as writes, hits.* from rev left join hits on 1 = 1 ${byRelevance}`.execute(db)

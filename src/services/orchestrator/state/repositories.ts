@@ -13,6 +13,8 @@ import { createTasksRepository } from './tasks.repository.js'
 import { createViewsRepository } from './views.repository.js'
 import { createExecutionsRepository } from './executions.repository.js'
 import { createMissionsRepository } from './missions.repository.js'
+import { createEnterpriseRepository } from './enterprise.repository.js'
+import { createAuditRepository } from './audit.repository.js'
 
 /** Every orchestrator repository over one database handle (the engine's only way to the state). */
 export function createOrchestratorRepositories(db: OrchestratorDb, clock: () => Date) {
@@ -30,7 +32,9 @@ export function createOrchestratorRepositories(db: OrchestratorDb, clock: () => 
     memory: createMemoryRepository(db, clock),
     executions: createExecutionsRepository(db, clock),
     missions: createMissionsRepository(db, clock),
-    approvals: createApprovalsRepository(db)
+    approvals: createApprovalsRepository(db),
+    enterprise: createEnterpriseRepository(db, clock),
+    audit: createAuditRepository(db)
   }
 }
 export type OrchestratorRepositories = ReturnType<typeof createOrchestratorRepositories>

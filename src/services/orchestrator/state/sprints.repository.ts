@@ -30,7 +30,7 @@ export function createSprintsRepository(db: OrchestratorDb, clock: () => Date) {
     async createFromPlan(
       projectId: number,
       plan: Plan,
-      meta: { title: string; directivesDigest: string | null }
+      meta: { title: string; directivesDigest: string | null; context?: string }
     ): Promise<{ sprint: Sprint; tasks: Task[] }> {
       for (let tries = 0; ; tries++) {
         try {
@@ -51,6 +51,7 @@ export function createSprintsRepository(db: OrchestratorDb, clock: () => Date) {
                 status: 'PLANNED',
                 planner_mode: plan.mode,
                 directives_digest: meta.directivesDigest,
+                context: meta.context?.trim() ? meta.context : null,
                 warnings: JSON.stringify(plan.warnings),
                 stop_reason: null,
                 created_at: now,

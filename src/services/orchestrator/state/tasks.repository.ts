@@ -2,7 +2,7 @@ import type { Updateable } from 'kysely'
 import { taskSources } from '../engine/task-lifecycle.js'
 import type { TaskStatus } from '../engine/types.js'
 import type { OrchestratorDb, TasksTable } from './db.js'
-import { toTask, type Task } from './domain.js'
+import { toTask, type Task, type TaskXverify } from './domain.js'
 
 /** Fields a status change may record together with the new status. */
 export interface TaskTransitionFields {
@@ -50,6 +50,16 @@ export function createTasksRepository(db: OrchestratorDb, clock: () => Date) {
       return row && toTask(row)
     },
 
+    /** Records the cross-verify verdict of a task (a later run replaces it); false when the task is unknown. */
+    async setXverify(id: string, verdict: TaskXverify): Promise<boolean> {
+      const result = await db
+        .updateTable('orch_tasks')
+        .set({ xverify: JSON.stringify(verdict), updated_at: clock().toISOString() })
+        .where('id', '=', id)
+        .executeTakeFirst()
+      return Number(result.numUpdatedRows) > 0
+    },
+
     async listBySprint(sprintId: string, statuses?: readonly TaskStatus[]): Promise<Task[]> {
       let query = db.selectFrom('orch_tasks').selectAll().where('sprint_id', '=', sprintId)
       if (statuses) query = query.where('status', 'in', [...statuses])
@@ -68,6 +78,39 @@ export function createTasksRepository(db: OrchestratorDb, clock: () => Date) {
         .set(changes(to, withoutFrom(change)))
         .where('id', '=', id)
         .where('status', 'in', from)
+        .executeTakeFirst()
+      return result.numUpdatedRows > 0n
+    },
+
+    /**
+     * Records where a running attempt works (its branch and worktree exist from then on) without a
+     * status change, so running views show them; false when the task is no longer active.
+     */
+    async setWorkspace(id: string, workspace: { branch: string | null; worktree: string | null }): Promise<boolean> {
+      const result = await db
+        .updateTable('orch_tasks')
+        .set({ branch: workspace.branch, worktree: workspace.worktree, updated_at: clock().toISOString() })
+        .where('id', '=', id)
+        .where('status', 'in', ['CLAIMED', 'EXECUTING', 'TESTING'])
+        .executeTakeFirst()
+      return result.numUpdatedRows > 0n
+    },
+
+    /**
+     * AWAITING_APPROVAL → EXECUTING once no approval request of the task is open any more: the
+     * test of both tables is part of the UPDATE, so a request recorded meanwhile keeps it waiting,
+     * and a task parked by the risk gate (whose own request is open) is never moved.
+     */
+    async resumeAfterApproval(id: string): Promise<boolean> {
+      const from = taskSources('EXECUTING', ['AWAITING_APPROVAL'])
+      const result = await db
+        .updateTable('orch_tasks')
+        .set(changes('EXECUTING', {}))
+        .where('id', '=', id)
+        .where('status', 'in', from)
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom('orch_approvals').select('orch_approvals.id').where('task_id', '=', id).where('decision', 'is', null)))
+        )
         .executeTakeFirst()
       return result.numUpdatedRows > 0n
     },

@@ -28,6 +28,10 @@ export interface SseConnection {
   readonly closed: boolean
   /** Closed because the client fell further behind than the queue allows. */
   readonly dropped: boolean
+  /** The socket is not draining: a producer that can wait (a file reader) should stop until onDrain. */
+  readonly blocked: boolean
+  /** Called once the socket drained everything queued (at once when it is not blocked). */
+  onDrain(listener: () => void): void
 }
 
 const SSE_HEADERS = {
@@ -62,6 +66,7 @@ export function openSse(request: FastifyRequest, reply: FastifyReply, options: S
   const raw = reply.raw
   const queue: string[] = []
   const listeners: (() => void)[] = []
+  let drainListeners: (() => void)[] = []
   let queuedBytes = 0
   let blocked = false
   let closed = false
@@ -80,6 +85,8 @@ export function openSse(request: FastifyRequest, reply: FastifyReply, options: S
     queue.length = 0
     queuedBytes = 0
     for (const listener of listeners.splice(0)) listener()
+    for (const listener of drainListeners.splice(0)) listener()
+    drainListeners = []
   }
 
   function write(chunk: string): boolean {
@@ -107,6 +114,7 @@ export function openSse(request: FastifyRequest, reply: FastifyReply, options: S
       queuedBytes -= Buffer.byteLength(chunk)
       if (!raw.write(chunk)) blocked = true
     }
+    if (!blocked && queue.length === 0) for (const listener of drainListeners.splice(0)) listener()
   })
   raw.on('close', finish)
   raw.on('error', finish)
@@ -132,6 +140,13 @@ export function openSse(request: FastifyRequest, reply: FastifyReply, options: S
     },
     get dropped() {
       return dropped
+    },
+    get blocked() {
+      return blocked || queue.length > 0
+    },
+    onDrain(listener) {
+      if (closed || (!blocked && queue.length === 0)) listener()
+      else drainListeners.push(listener)
     }
   }
 }

@@ -12,9 +12,9 @@ import type { StatusService } from '../modules/status/status.service.js'
 import { assertTaskId, type TasksService } from '../modules/tasks/tasks.service.js'
 import type { EventFilter, EventHub } from './event-hub.js'
 import { parseSinceRevision, streamLiveSnapshots } from './live-snapshots.js'
-import { tailLogFile } from './log-tail.js'
 import { closeStreamsOnShutdown, openSse, type SseOptions } from './sse.js'
 import { streamTaskOutput } from './task-output.js'
+import { pumpWorkerLog } from './worker-log-stream.js'
 
 const SEQUENCE = /^\d{1,15}$/
 const TASK_ID = /^[A-Za-z0-9_-]{1,200}$/
@@ -97,12 +97,20 @@ export function registerEventStream(app: FastifyInstance, options: EventStreamOp
 export interface WorkerLogStreamOptions {
   /** The log file of a task, or null when there is no such task. */
   resolveLogFile(taskId: string): string | null | Promise<string | null>
+  /** Whether the task still runs (its log may grow) and its status; the stream ends once it does not. */
+  runState(taskId: string): Promise<{ running: boolean; status: string }>
   sse?: SseOptions
   pollMs?: number
   clock?: () => Date
+  /** A reader further behind than this skips ahead with a `log_gap` frame (default 4 MiB). */
+  maxLagBytes?: number
 }
 
-/** GET /api/workers/:taskId/logs/stream: `log_line` per line of the worker log, `log_unavailable` once while it is missing. */
+/**
+ * GET /api/workers/:taskId/logs/stream: `log_line` per line of the worker log (id: byte offset,
+ * Last-Event-ID resumes), `log_gap` when a reader fell too far behind, `log_unavailable` once while
+ * it is missing (an unknown task too), `log_end` with the task's final status.
+ */
 export function registerWorkerLogStream(app: FastifyInstance, options: WorkerLogStreamOptions): void {
   const track = closeStreamsOnShutdown(app)
   const now = () => (options.clock ?? (() => new Date()))().toISOString()
@@ -113,31 +121,34 @@ export function registerWorkerLogStream(app: FastifyInstance, options: WorkerLog
       config: { access: ACCESS.stream },
       schema: {
         tags,
-        summary: 'SSE: `log_line` per line of the worker log, `log_unavailable` once while it is missing',
+        summary:
+          'SSE: `log_line` per line of the worker log (id: byte offset; Last-Event-ID resumes), `log_gap` for a reader too far behind, ' +
+          '`log_unavailable` once while it is missing, `log_end` with the final status',
         params: Type.Object({ taskId: Type.String() }),
         querystring: Type.Object({ token: Type.Optional(Type.String()) }),
-        response: { 200: SSE_RESPONSE, 403: ErrorBody, 404: ErrorBody }
+        response: { 200: SSE_RESPONSE, 403: ErrorBody }
       }
     },
     async (request, reply) => {
       const { taskId } = request.params
       if (!TASK_ID.test(taskId)) throw orchestratorError('FORBIDDEN', 'Invalid task id')
+      // An unknown task answers 200 with log_unavailable, as the original does (docs/compatibility.md#worker-log-stream).
       const file = await options.resolveLogFile(taskId)
-      if (file === null) throw orchestratorError('ORCH_TASK_NOT_FOUND', 'Task not found')
+      const lastEventId = request.headers['last-event-id']
+      const resumeAt = typeof lastEventId === 'string' && SEQUENCE.test(lastEventId.trim()) ? Number(lastEventId.trim()) : null
       const connection = openSse(request, reply, options.sse)
       track(connection)
-      const tail = tailLogFile({
+      pumpWorkerLog({
+        connection,
+        taskId,
         file,
+        resumeAt,
+        runState: () => options.runState(taskId),
+        now,
         ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
-        onLine: (line) => {
-          connection.send({ event: 'log_line', data: { type: 'log_line', taskId, line, ts: now() } })
-        },
-        onUnavailable: () => {
-          connection.send({ event: 'log_unavailable', data: { type: 'log_unavailable', taskId, ts: now() } })
-        },
-        onError: (error) => request.log.warn({ err: error, taskId }, 'worker log tail failed')
+        ...(options.maxLagBytes !== undefined ? { maxLagBytes: options.maxLagBytes } : {}),
+        onError: (error) => request.log.warn({ err: error, taskId }, 'worker log stream failed')
       })
-      connection.onClose(() => tail.close())
     }
   )
 }
@@ -157,7 +168,8 @@ export function streamRoutes(deps: StreamRoutesDeps) {
       resolveLogFile: async (taskId) => {
         const task = await deps.tasks.lookup(taskId)
         return task ? deps.tasks.logFileOf(task) : null
-      }
+      },
+      runState: (taskId) => deps.tasks.runState(taskId)
     })
     const track = closeStreamsOnShutdown(app)
 

@@ -28,6 +28,8 @@ test(
       skip: (method, path) => STREAMS.test(path) || (method === 'POST' && /^\/api\/(start|kill)/.test(path))
     })
     assert.ok(report.requests > 200, `only ${report.requests} requests were sent`)
+    // Every numeric path and query parameter was also sent Infinity, 1e309, NaN, … and rejected with a 4xx.
+    assert.ok(report.nonFinite > 0, 'no numeric parameter was tried with non-finite numbers')
     assert.equal(Object.keys(report.byStatus).filter((s) => Number(s) >= 500).length, 0, JSON.stringify(report.byStatus))
   }
 )

@@ -2,12 +2,8 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { after, test } from 'node:test'
-import { createClaudeStreamParser } from '../../../../src/services/orchestrator/engine/agents/claude-stream-json.js'
-import {
-  COMMAND_PRESETS,
-  resolveCommand,
-  substitutePlaceholders
-} from '../../../../src/services/orchestrator/engine/agents/command-agent.js'
+import { createClaudeStreamReader } from '../../../../src/services/orchestrator/engine/agents/claude-stream-json.js'
+import { resolveCommand, substitutePlaceholders } from '../../../../src/services/orchestrator/engine/agents/command-agent.js'
 import { buildTaskPrompt } from '../../../../src/services/orchestrator/engine/agents/prompt.js'
 import { allChanged, diffSnapshots, snapshotTree } from '../../../../src/services/orchestrator/engine/changes.js'
 import { tempDir } from './helpers.js'
@@ -27,18 +23,108 @@ test('placeholders: several per element, one pass (a value is never substituted 
   ])
 })
 
-test("presets and overrides: claude reads stream-json, a configured argv replaces the preset's", () => {
-  assert.deepEqual(resolveCommand('c', { kind: 'command', preset: 'claude' }, values), {
-    command: 'claude',
-    args: ['-p', 'do {workdir} it', '--output-format', 'stream-json', '--verbose'],
-    output: 'claude-stream-json'
-  })
-  assert.deepEqual(resolveCommand('a', { kind: 'command', preset: 'aider' }, values).args, ['--yes-always', '--message', 'do {workdir} it'])
-  assert.deepEqual(COMMAND_PRESETS.codex.argv, ['codex', 'exec', '{prompt}'])
-  assert.deepEqual(COMMAND_PRESETS.gemini.argv, ['gemini', '-p', '{prompt}'])
+test("presets and overrides: each preset's worktree posture and reader; a configured argv replaces the preset's", () => {
+  const claude = resolveCommand('c', { kind: 'command', preset: 'claude' }, values)
+  assert.equal(claude.command, 'claude')
+  assert.deepEqual(claude.args, [
+    '-p',
+    'do {workdir} it',
+    '--output-format',
+    'stream-json',
+    '--verbose',
+    '--permission-mode',
+    'acceptEdits'
+  ])
+  assert.equal(claude.output, 'claude-stream-json')
+  assert.deepEqual(resolveCommand('a', { kind: 'command', preset: 'aider' }, values).args, [
+    '--yes-always',
+    '--no-suggest-shell-commands',
+    '--message',
+    'do {workdir} it'
+  ])
+  const codex = resolveCommand('x', { kind: 'command', preset: 'codex' }, values)
+  assert.deepEqual(codex.args, ['exec', '--json', '-s', 'workspace-write', '--skip-git-repo-check', 'do {workdir} it'])
+  assert.equal(codex.output, 'codex-json')
+  assert.deepEqual(resolveCommand('g', { kind: 'command', preset: 'gemini' }, values).args, [
+    '-p',
+    'do {workdir} it',
+    '-o',
+    'stream-json',
+    '--approval-mode',
+    'auto_edit',
+    '--skip-trust'
+  ])
+  assert.deepEqual(resolveCommand('g', { kind: 'command', preset: 'gemini', permissions: 'full' }, values).args.slice(4, 6), [
+    '--approval-mode',
+    'yolo'
+  ])
   const custom = resolveCommand('g', { kind: 'command', preset: 'gemini', argv: ['my-gemini', '--file', '{promptFile}'] }, values)
-  assert.deepEqual(custom, { command: 'my-gemini', args: ['--file', '/data/p.md'], output: 'text' })
+  assert.deepEqual(
+    [custom.command, custom.args, custom.output, custom.env],
+    ['my-gemini', ['--file', '/data/p.md'], 'gemini-stream-json', {}]
+  )
   assert.throws(() => resolveCommand('empty', { kind: 'command' }, values), /agent "empty" has neither a preset/)
+  assert.throws(
+    () => resolveCommand('gx', { kind: 'command', preset: 'gemini', permissions: 'ask' }, values),
+    /Gemini CLI cannot run with permissions "ask"/
+  )
+})
+
+test('codex ask posture: every shell command goes through `quartet approval-hook` with its own deadline first', () => {
+  const approvalHook = { command: '/usr/bin/node', args: ['/q q/main.js', 'approval-hook', '--project', '/p'] }
+  const ask = resolveCommand('cx', { kind: 'command', preset: 'codex', permissions: 'ask' }, values, {
+    taskId: 's1-2',
+    sprintId: 's1',
+    env: {},
+    mcp: { command: 'q', args: [] },
+    approvalHook
+  })
+  assert.deepEqual(ask.args.slice(0, 7), [
+    'exec',
+    '--json',
+    '-s',
+    'workspace-write',
+    '--skip-git-repo-check',
+    '--dangerously-bypass-hook-trust',
+    '-c'
+  ])
+  assert.equal(
+    ask.args[7],
+    'hooks.PreToolUse=[{matcher = "Bash", hooks = [{type = "command", command = ' +
+      `"/usr/bin/node '/q q/main.js' approval-hook --project /p --deadline-seconds 86400", timeout = 86460}]}]`
+  )
+  assert.equal(ask.args.at(-1), 'do {workdir} it')
+})
+
+test("claude ask posture: Quartet's MCP permission tool is wired with the task id", () => {
+  const mcp = { command: '/usr/bin/node', args: ['/q/dist/cli/main.js', 'mcp', '--project', '/p'] }
+  const ask = resolveCommand('c', { kind: 'command', preset: 'claude', permissions: 'ask' }, values, {
+    taskId: 's1-2',
+    sprintId: 's1',
+    env: {},
+    mcp,
+    approvalHook: { command: '/usr/bin/node', args: ['/q/dist/cli/main.js', 'approval-hook', '--project', '/p'] }
+  })
+  const config = JSON.parse(ask.args[ask.args.indexOf('--mcp-config') + 1]!)
+  assert.deepEqual(config.mcpServers.quartet.command, '/usr/bin/node')
+  assert.deepEqual(config.mcpServers.quartet.args, mcp.args)
+  assert.equal(config.mcpServers.quartet.env.QUARTET_TASK_ID, 's1-2')
+  assert.equal(ask.args[ask.args.indexOf('--permission-prompt-tool') + 1], 'mcp__quartet__permission_prompt')
+})
+
+test('opencode: the posture is merged into the OPENCODE_CONFIG_CONTENT the user set', () => {
+  const env = { OPENCODE_CONFIG_CONTENT: JSON.stringify({ model: 'local/m', permission: { bash: 'allow' } }) }
+  const run = resolveCommand('o', { kind: 'command', preset: 'opencode' }, values, {
+    taskId: 't',
+    sprintId: 's',
+    env,
+    mcp: { command: 'q', args: [] },
+    approvalHook: { command: 'q', args: ['approval-hook'] }
+  })
+  assert.deepEqual(JSON.parse(run.env.OPENCODE_CONFIG_CONTENT!), {
+    model: 'local/m',
+    permission: { edit: 'allow', bash: 'deny', external_directory: 'deny' }
+  })
 })
 
 test('buildTaskPrompt: title, description, scope, criteria and the working-directory rule', () => {
@@ -70,29 +156,59 @@ test('buildTaskPrompt: title, description, scope, criteria and the working-direc
   }
 })
 
-test('claude stream-json: usage from the final result, model from init, other lines ignored', () => {
-  const parser = createClaudeStreamParser()
+test('buildTaskPrompt: the sprint context comes first; a retry gets the previous reason and the end of its log', () => {
+  const task = {
+    key: '1',
+    title: 'Write hello.txt',
+    description: 'Say hello.',
+    dependencies: [],
+    files: ['hello.txt'],
+    goCriteria: ['hello.txt exists'],
+    noGoCriteria: [],
+    priority: 'NORMAL' as const,
+    expectChange: true
+  }
+  const first = buildTaskPrompt(task, { attempt: 1, sprintContext: 'We build a greeter.\n' })
+  assert.ok(first.startsWith('# Sprint context\nWe build a greeter.\n\n# Task: Write hello.txt'), first)
+  assert.ok(!first.includes('Earlier attempt'))
+  const retry = buildTaskPrompt(task, {
+    attempt: 2,
+    sprintContext: 'We build a greeter.',
+    previousReason: 'check command failed (exit 1): npm test',
+    previousLogTail: ['line 1', '', 'AssertionError: expected hello']
+  })
+  assert.match(retry, /This is attempt 2;.*The previous attempt ended: check command failed \(exit 1\): npm test/s)
+  assert.match(retry, /The end of its log:\n```\nline 1\nAssertionError: expected hello\n```/)
+})
+
+test('claude stream-json: usage, denials and session from the final result, model from init, other lines ignored', () => {
+  const parser = createClaudeStreamReader()
   for (const line of [
     'not json',
     '{broken',
     '[1,2]',
-    '{"type":"system","subtype":"init","model":"claude-opus-4"}',
+    '{"type":"system","subtype":"init","model":"claude-opus-4","session_id":"sess-1"}',
     '{"type":"assistant","message":{"usage":{"input_tokens":99}}}'
   ])
     parser.onLine(line)
-  assert.equal(parser.result(), undefined)
+  assert.deepEqual(parser.report(), { denials: [], sessionId: 'sess-1' })
   parser.onLine('{"type":"assistant","message":{"content":[{"type":"text","text":"Reading the form\\nmore"}]}}')
   assert.equal(parser.activity(), 'Reading the form')
   parser.onLine('{"type":"assistant","message":{"content":[{"type":"tool_use","name":"Edit","input":{}}]}}')
   assert.equal(parser.activity(), 'using Edit')
   parser.onLine(
-    '  {"type":"result","is_error":false,"result":"ok","usage":{"input_tokens":7,"cache_read_input_tokens":3,"output_tokens":4}}  '
+    '  {"type":"result","is_error":false,"result":"ok","usage":{"input_tokens":7,"cache_read_input_tokens":3,"output_tokens":4},' +
+      '"permission_denials":[{"tool_name":"Write","tool_input":{"file_path":"/etc/x"}}]}  '
   )
-  assert.deepEqual(parser.result(), {
+  assert.deepEqual(parser.report(), {
     usage: { inputTokens: 10, outputTokens: 4, costUsd: null, model: 'claude-opus-4' },
-    isError: false,
-    text: 'ok'
+    denials: ['Write /etc/x'],
+    sessionId: 'sess-1'
   })
+  const failed = createClaudeStreamReader()
+  failed.onLine('{"type":"result","is_error":true,"api_error_status":529,"result":"API Error: 529 Overloaded","total_cost_usd":0}')
+  assert.equal(failed.report().error, 'API Error: 529 Overloaded')
+  assert.equal(failed.report().usage?.costUsd, 0)
 })
 
 test('snapshots: content decides for small files, size and mtime for large ones; skipped directories', async () => {

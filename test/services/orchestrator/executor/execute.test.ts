@@ -176,7 +176,7 @@ test('abort mid-run: CANCELLED and the whole group, grandchild included, is gone
   assert.equal(processAlive(grandchild), false)
 })
 
-test('an agent printing 10 MB: the log is capped with one marker line and the task still completes', async () => {
+test('an agent printing 10 MB: the log keeps its head and tail with one marker, the check output is kept whole', async () => {
   const { root, dataDir } = workspace('flood')
   const script = writeScript(
     dataDir,
@@ -185,11 +185,14 @@ test('an agent printing 10 MB: the log is capped with one marker line and the ta
       'echo hello > greeting.txt\necho finished\n'
   )
   const { value } = input(root, dataDir, { logCapBytes: 256 * 1024 })
-  const outcome = await executor(config(shellAgent(script)), dataDir)(value)
+  const cfg = config(shellAgent(script), { check: { command: 'echo "check output survives"', timeout_seconds: 30 } })
+  const outcome = await executor(cfg, dataDir)(value)
   assert.equal(outcome.status, 'DONE', outcome.reason)
   const log = fs.readFileSync(value.logFile, 'utf8')
-  assert.ok(log.length < 256 * 1024 + 200, `log has ${log.length} bytes`)
-  assert.equal(log.split('\n').filter((line) => line === '[quartet] log capped at 262144 bytes; further output dropped').length, 1)
+  assert.ok(log.length < 256 * 1024 + 1000, `log has ${log.length} bytes`)
+  assert.equal(log.split('\n').filter((line) => line.startsWith('[quartet] log cut: ')).length, 1)
+  assert.match(log, /\nfinished\n/, "the agent's last line is kept")
+  assert.match(log, /\ncheck output survives\n/, "the check's output is kept after the agent's flood")
   assert.equal(outcome.logTail.at(-1), 'finished')
 })
 

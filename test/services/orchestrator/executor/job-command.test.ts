@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { portableExecArgv } from '../../../../src/services/orchestrator/engine/job-command.js'
+import { portableExecArgv } from '../../../../src/core/cli/self-command.js'
 
 test('a detached job inherits only loader flags, in both spellings, with bare packages made absolute', () => {
   // The shape of a Node 24 test-runner child's execArgv (shortened).

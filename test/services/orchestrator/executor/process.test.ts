@@ -44,7 +44,7 @@ test('runProcess: a command that does not exist reports a spawn error, not a thr
   assert.match(result.spawnError ?? '', /ENOENT/)
 })
 
-test('runProcess: 10 MB of output is capped with one marker line while the process runs to its end', async () => {
+test('runProcess: 10 MB of output is capped to its first 25 % and last 75 % with one marker line where it was cut', async () => {
   const cap = 64 * 1024
   const result = await runProcess(
     {
@@ -60,10 +60,16 @@ test('runProcess: 10 MB of output is capped with one marker line while the proce
   )
   assert.equal(result.exitCode, 0)
   const logged = fs.readFileSync(path.join(dir, 'logs', 'big.log'), 'utf8')
-  const markers = logged.split('\n').filter((line) => line.startsWith('[quartet] log capped'))
-  assert.deepEqual(markers, [`[quartet] log capped at ${cap} bytes; further output dropped`])
+  const lines = logged.split('\n')
+  const markers = lines.filter((line) => line.startsWith('[quartet] log cut'))
+  const dropped = 100000 * 100 + 'the end\n'.length - cap
+  assert.deepEqual(markers, [`[quartet] log cut: ${dropped} bytes dropped here (log_cap_bytes ${cap}: first 25 % and last 75 % kept)`])
   assert.ok(logged.length < cap + 200, `log is ${logged.length} bytes`)
+  assert.equal(logged.indexOf('[quartet] log cut'), cap / 4 + 1, 'the head is the first quarter')
+  assert.equal(lines[0], 'x'.repeat(99))
+  assert.equal(lines.at(-2), 'the end', 'the tail (the last lines) is kept')
   assert.equal(result.bytesLogged, cap)
+  assert.equal(result.bytesDropped, dropped)
   assert.equal(result.bytesLogged + result.bytesDropped, 100000 * 100 + 'the end\n'.length)
   assert.equal(result.tail.length, 200)
   assert.equal(result.tail.at(-1), 'the end')

@@ -156,3 +156,26 @@ test('changedFiles before any commit: modified, staged, deleted, untracked (with
   fs.writeFileSync(path.join(wt.path, 'build', 'out.js'), 'ignored')
   assert.deepEqual(await worktrees.changedFiles(wt.path, wt.baseSha), ['README.md', 'gone.txt', 'new dir/a b.txt', 'staged.txt'])
 })
+
+test('cleanupWorktrees: a merged worktree holding an ignored file it did not create is kept and the file named', async () => {
+  const { root, worktreesDir } = repo('ignored')
+  fs.writeFileSync(path.join(root, '.gitignore'), '*.local\n')
+  git(root, 'add', '.gitignore')
+  git(root, 'commit', '-q', '-m', 'ignore local files')
+  const merged = await worktrees.prepareWorktree(root, 's1', 'merged', worktreesDir)
+  fs.writeFileSync(path.join(merged.path, 'done.txt'), 'done\n')
+  await worktrees.commitAll(merged.path, 'done')
+  git(root, 'merge', '-q', '--no-edit', merged.branch)
+  fs.writeFileSync(path.join(merged.path, 'dev.local'), 'hand-made settings\n')
+
+  const report = await worktrees.cleanupWorktrees(root, worktreesDir, { sprintId: 's1' })
+  assert.deepEqual(report.removed, [])
+  assert.deepEqual(report.kept, [{ path: merged.path, branch: merged.branch, reason: 'ignored files quartet did not create: dev.local' }])
+  assert.equal(fs.readFileSync(path.join(merged.path, 'dev.local'), 'utf8'), 'hand-made settings\n')
+  fs.rmSync(path.join(merged.path, 'dev.local'))
+  const again = await worktrees.cleanupWorktrees(root, worktreesDir, { sprintId: 's1' })
+  assert.deepEqual(
+    again.removed.map((r) => r.branch),
+    [merged.branch]
+  )
+})

@@ -25,13 +25,46 @@ const MUTATING: Record<string, RouteAccess> = {
   // Starts a run only while control mutations are on; otherwise the submissions service parks it for approval.
   'POST /api/process/submit': ACCESS.bearer,
   // Each method applies its route's policy in the service it calls (control switch, api_decide).
-  'POST /api/rpc': ACCESS.bearer
+  'POST /api/rpc': ACCESS.bearer,
+  // Run flows: control mutations behind the terminal.run_flow_v2 flag (off: 404 before the control gate).
+  'POST /api/run-flow/propose': { ...ACCESS.control, feature: 'run_flow_v2' },
+  'POST /api/run-flow/:flowId/decision': { ...ACCESS.control, feature: 'run_flow_v2' },
+  'POST /api/run-flow/:flowId/start': { ...ACCESS.control, feature: 'run_flow_v2' },
+  'POST /api/run-flow/:flowId/cancel': { ...ACCESS.control, feature: 'run_flow_v2' },
+  // Moves the target branch of the project: a control mutation.
+  'POST /api/merge': ACCESS.control,
+  // Establishes identity: its own gate is dashboard_oidc and a complete PKCE request.
+  'POST /api/auth/oidc/exchange': ACCESS.public,
+  // Enterprise administration: the admin permission (RBAC), audited.
+  'POST /api/enterprise/tenants': ACCESS.admin,
+  'PUT /api/enterprise/tenants/:id': ACCESS.admin,
+  'DELETE /api/enterprise/tenants/:id': ACCESS.admin,
+  'POST /api/enterprise/rbac': ACCESS.admin,
+  'PUT /api/enterprise/rbac/:role': ACCESS.admin,
+  'DELETE /api/enterprise/rbac/:role': ACCESS.admin,
+  'POST /api/enterprise/rate': ACCESS.admin,
+  'PUT /api/enterprise/rate/:id': ACCESS.admin,
+  'DELETE /api/enterprise/rate/:id': ACCESS.admin,
+  'POST /api/autonomous/approve/:id': ACCESS.control,
+  'POST /api/autonomous/reject/:id': ACCESS.control,
+  // Appends input to the backlog; what runs is decided by autonomous.policy and the process policy.
+  'POST /api/reactive/webhook': ACCESS.bearer,
+  // Platforms send no bearer: each connector checks its own signature over the raw body.
+  'POST /api/webhooks/:channel': ACCESS.public,
+  'POST /api/nervous/accept/:id': ACCESS.control,
+  'POST /api/nervous/reject/:id': ACCESS.control,
+  'POST /api/nervous/recommendations/dismiss/:id': ACCESS.control,
+  // The terminal's own gate: the terminal token only, never the API token (docs/orchestrator.md#terminal).
+  'POST /api/terminal/sessions': ACCESS.terminal,
+  'DELETE /api/terminal/sessions/:id': ACCESS.terminal,
+  // The chat reads live state and answers; it never acts on the project.
+  'POST /api/chat': ACCESS.bearer
 }
 
-/** GET routes anyone may call. */
-const PUBLIC_READS = new Set(['/health', '/api/health'])
+/** GET routes anyone may call (the dashboard's page holds the token for loopback callers only). */
+const PUBLIC_READS = new Set(['/health', '/api/health', '/', '/index.html', '/assets/:file'])
 /** GET streams that take `?token=` (EventSource cannot send headers). */
-const QUERY_TOKEN_STREAMS = new Set(['/api/events', '/api/workers/:taskId/logs/stream'])
+const QUERY_TOKEN_STREAMS = new Set(['/api/events', '/api/workers/:taskId/logs/stream', '/api/run-flow/:flowId/events', '/api/chat/stream'])
 const DOCS = /^\/(docs|openapi)/
 
 test('every route of the orchestrator declares its access; every mutating one as the table says', async () => {

@@ -68,7 +68,9 @@ test('an empty git project answers every insight route honestly and without data
     insertions: 0,
     deletions: 0,
     suggestedMessage: 'quartet: run local changes',
-    taskBranches: []
+    taskBranches: [],
+    target: 'main',
+    tasks: []
   })
 
   const doctor = await get('/api/doctor')

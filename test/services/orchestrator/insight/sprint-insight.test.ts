@@ -218,12 +218,23 @@ test(
       { path: 'new.txt', code: '??' }
     ])
     const branches = Object.fromEntries(status.taskBranches.map((b: { branch: string }) => [b.branch, b]))
-    assert.deepEqual([branches[branch('1')].merged, branches[branch('1')].ahead], [true, 0])
+    assert.deepEqual([branches[branch('1')].merged, branches[branch('1')].ahead, branches[branch('1')].uncommitted], [true, 0, false])
     assert.deepEqual(
       [branches[branch('3')].merged, branches[branch('3')].ahead, branches[branch('3')].taskId, branches[branch('3')].sprintId],
       [false, 1, `${sprintId}-3`, sprintId]
     )
     assert.match(branches[branch('3')].commits[0].subject, /^greet louder/)
+    // Uncommitted work in a merged branch's worktree is not merged.
+    const worktreeOf = project
+      .git('worktree', 'list', '--porcelain')
+      .split('\n\n')
+      .find((entry: string) => entry.includes(`branch refs/heads/${branch('1')}`))
+    assert.ok(worktreeOf, 'the merged task keeps its worktree until cleanup')
+    const worktreePath = worktreeOf.split('\n')[0]!.slice('worktree '.length)
+    fs.writeFileSync(path.join(worktreePath, 'unsaved.txt'), 'not on the branch\n')
+    const dirty = (await get('/api/git/status')).taskBranches.find((b: { branch: string }) => b.branch === branch('1'))
+    assert.deepEqual([dirty.merged, dirty.uncommitted, dirty.ahead], [false, true, 0])
+    fs.rmSync(path.join(worktreePath, 'unsaved.txt'))
     assert.equal(branches[branch('5')], undefined)
 
     const diff = await get('/api/git/diff')

@@ -80,7 +80,7 @@ test('load: schema errors per field, agents checked by their kind, references ch
     { path: 'planner.mode', message: 'must be one of "auto", "structured", "ai"' },
     { path: 'engine', message: 'must not have additional properties (surprise)' },
     { path: 'engine.max_workers', message: 'must be >= 1' },
-    { path: 'agents.cli.preset', message: 'must be one of "claude", "codex", "gemini", "aider"' },
+    { path: 'agents.cli.preset', message: 'must be one of "claude", "codex", "gemini", "opencode", "qwen", "aider"' },
     { path: 'agents.llm.base_url', message: 'must match pattern "^https?://"' },
     { path: 'agents.odd.kind', message: 'must be one of "command", "openai-compatible", "ollama"' },
     { path: 'agents.bad name!', message: 'agent names are 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit' }

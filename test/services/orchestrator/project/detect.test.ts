@@ -36,12 +36,12 @@ test('detectAgents: executables on PATH become command agents; a live ollama giv
       OLLAMA_HOST: ollama.baseUrl.replace('http://', '')
     })
     assert.deepEqual(agents, {
-      claude: { kind: 'command', preset: 'claude' },
-      aider: { kind: 'command', preset: 'aider' },
+      claude: { kind: 'command', preset: 'claude', permissions: 'worktree' },
+      aider: { kind: 'command', preset: 'aider', permissions: 'worktree' },
       ollama: { kind: 'ollama', base_url: ollama.baseUrl, model: 'qwen2.5-coder:7b' }
     })
     assert.equal(ollama.requests[0]?.url, '/api/tags')
-    assert.ok(notes.includes(`claude: ${path.join(bin, 'claude')}`))
+    assert.ok(notes.includes(`claude: ${path.join(bin, 'claude')} (Claude Code)`))
   } finally {
     await ollama.close()
   }

@@ -53,7 +53,7 @@ test('doctor on a git project: git, repository, data dir, config, command agent 
     assert.deepEqual(byName['agent claude'], {
       name: 'agent claude',
       passed: true,
-      message: `claude → ${path.join(bin, 'claude')}`,
+      message: `claude → ${path.join(bin, 'claude')} (permissions worktree)`,
       required: true
     })
     assert.deepEqual(byName['agent custom'], { name: 'agent custom', passed: false, message: 'my-agent is not on PATH', required: false })

@@ -215,6 +215,20 @@ test('exceeding the sprint budget stops the sprint: running attempt aborted, the
   )
 })
 
+test('a task whose usage, reported after it finished, crosses the budget stays DONE; the budget stops what comes after', async () => {
+  const { sprintId, options } = await setup(
+    'budget-final',
+    [shellTask('1', 'echo "FINAL USAGE 700 400 -"'), shellTask('2', 'true'), shellTask('3', 'true')],
+    { engine: { max_workers: 1 }, budget: { sprint_tokens: 1000 } }
+  )
+  const result = await runSprint(options)
+  assert.equal(result.stopKind, 'budget')
+  assert.match(result.stopReason!, /^sprint budget exceeded: 1100 tokens used, limit 1000/)
+  assert.deepEqual(await statusOf(sprintId), { 1: 'DONE', 2: 'CANCELLED', 3: 'CANCELLED' })
+  const attempts = await repos.attempts.listForTask(`${sprintId}-1`)
+  assert.equal(attempts[0]?.costMicroUsd, null, 'a cost the agent did not report stays unknown')
+})
+
 test('without git, tasks with overlapping file scopes never run at the same time', async () => {
   assert.equal(scopesOverlap(['src/**'], ['src/a/b.ts']), true)
   assert.equal(scopesOverlap(['src/*'], ['src/a.ts']), true)

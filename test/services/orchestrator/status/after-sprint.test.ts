@@ -42,7 +42,7 @@ test('after a real sprint with DONE, NO_GO and BLOCKED tasks every read view tel
   const status = (await orch.call('GET', '/api/status')).json
   assert.equal(status.idle, true)
   assert.equal(status.active, false)
-  assert.deepEqual(status.sprint, { id: sprintId, phase: 'IDLE', status: 'IDLE' })
+  assert.deepEqual(status.sprint, { id: sprintId, phase: 'COMPLETE', status: 'COMPLETE' }, 'idle, and the last sprint is COMPLETE')
   assert.deepEqual(
     { done: status.progress.done, noGo: status.progress.noGo, blocked: status.progress.blocked, total: status.progress.total },
     { done: 1, noGo: 1, blocked: 1, total: 3 }
@@ -108,7 +108,8 @@ test('after a real sprint with DONE, NO_GO and BLOCKED tasks every read view tel
   assert.deepEqual(done.json.result.filesChanged, ['notes.txt'])
   assert.deepEqual(done.json.result.usage, { inputTokens: 0, outputTokens: 0, costUsd: null, model: null })
   assert.equal(done.json.currentRun, null)
-  assert.match(done.json.plan.text, /^# Task: first\n\nWrite notes\./)
+  // The exact prompt the agent got: the sprint's context (DIRECTIVES.md before the first task), then the task.
+  assert.match(done.json.plan.text, /^# Sprint context\n# Demo\n\n# Task: first\n\nWrite notes\./)
   assert.equal(done.json.lineage.logTailAvailable, true)
   assert.equal(done.json.lineage.logTail.lines.length, 2)
   assert.equal(done.json.lineage.logTail.truncated, true)

@@ -6,6 +6,7 @@ import type { RedisConnections } from '../../../../core/redis.js'
 import type { FeedTokens } from '../../auth.js'
 import type { FeedEvents, PostsEvent } from './realtime.events.js'
 import { allowRequestByOrigin, authenticateHandshake, type OriginCheck } from './realtime.handshake.js'
+import { limitClientPackets } from './realtime.limits.js'
 
 export type { OriginCheck } from './realtime.handshake.js'
 
@@ -27,7 +28,8 @@ export interface RealtimeOptions {
  * Socket.IO v4 on the app's own HTTP server. Clients only listen: the server emits one event,
  * "posts". A handshake from a browser origin outside the allow-list is refused on every
  * transport; a token (auth.token or the Authorization header) is required, and verified, unless
- * anonymous listeners are allowed — as the REST list requires one, so do the live posts.
+ * anonymous listeners are allowed — as the REST list requires one, so do the live posts. A
+ * client that sends an event, too many messages or a too large one is disconnected.
  */
 export async function attachRealtime(app: App, options: RealtimeOptions): Promise<FeedEvents & { io: Server }> {
   const serverOptions: Partial<ServerOptions> = {
@@ -42,6 +44,7 @@ export async function attachRealtime(app: App, options: RealtimeOptions): Promis
     serverOptions.adapter = createAdapter(pub, sub, { key: options.redisKey ?? 'quartet-feed' })
   }
   const io = new Server(app.server, serverOptions)
+  limitClientPackets(io, options.logger)
 
   io.use(authenticateHandshake(options.tokens, options.allowAnonymous))
   io.on('connection', (socket) => {

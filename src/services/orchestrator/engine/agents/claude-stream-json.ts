@@ -1,41 +1,43 @@
 /**
- * Reads Claude Code's `--output-format stream-json` output line by line. Usage and cost come
- * from the final `{"type":"result", …}` object; the model from the `system`/`init` line. Lines
- * that are not JSON (warnings, wrappers printing text) are ignored, never fatal.
+ * Reads Claude Code's `--output-format stream-json` (Qwen Code's `-o stream-json` has the same
+ * shape). Usage, cost, the refused calls and the agent's own error come from the final
+ * `{"type":"result"}` object; the model and session from `system`/`init`.
  */
-import type { Usage } from '../types.js'
+import { count, createTextReader, describeCall, isObject, parseObject, text, type AgentReport, type OutputReader } from './driver.js'
 
-export interface ClaudeStreamResult {
-  usage: Usage
-  isError: boolean
-  /** The result text (or error subtype) of the final object. */
-  text: string
-}
-
-export function createClaudeStreamParser() {
+export function createClaudeStreamReader(): OutputReader {
   let model: string | undefined
-  let result: ClaudeStreamResult | undefined
+  let sessionId: string | undefined
   let activity = ''
+  let report: AgentReport | undefined
+  const plain = createTextReader()
   return {
-    onLine(line: string): ClaudeStreamResult | undefined {
+    onLine(line) {
       const event = parseObject(line)
-      if (!event) return undefined
+      if (!event) return plain.onLine(line)
       if (event.type === 'system' && typeof event.model === 'string') model = event.model
+      if (typeof event.session_id === 'string') sessionId = event.session_id
       if (event.type === 'assistant') activity = describeAssistant(event) ?? activity
-      if (event.type !== 'result') return undefined
+      if (event.type !== 'result') return
       const usage = isObject(event.usage) ? event.usage : {}
       const inputTokens = count(usage.input_tokens) + count(usage.cache_read_input_tokens) + count(usage.cache_creation_input_tokens)
       const cost = typeof event.total_cost_usd === 'number' && Number.isFinite(event.total_cost_usd) ? event.total_cost_usd : null
-      result = {
+      const denials = Array.isArray(event.permission_denials)
+        ? event.permission_denials.filter(isObject).map((d) => describeCall(String(d.tool_name ?? 'tool'), d.tool_input))
+        : []
+      const isError = event.is_error === true || event.subtype === 'error_during_execution'
+      const errorText = isObject(event.error) ? text(event.error.message) : undefined
+      const status = typeof event.api_error_status === 'number' ? ` (HTTP ${event.api_error_status})` : ''
+      const reason = errorText ?? text(event.result) ?? text(event.subtype) ?? 'error result'
+      report = {
         usage: { inputTokens, outputTokens: count(usage.output_tokens), costUsd: cost, ...(model ? { model } : {}) },
-        isError: event.is_error === true,
-        text: typeof event.result === 'string' ? event.result : typeof event.subtype === 'string' ? event.subtype : ''
+        denials,
+        ...(isError ? { error: `${reason}${status && !reason.includes(String(event.api_error_status)) ? status : ''}` } : {}),
+        ...(sessionId ? { sessionId } : {})
       }
-      return result
     },
-    result: () => result,
-    /** What the agent did last (its latest text, or the tool it called), for heartbeats. */
-    activity: () => activity
+    report: () => report ?? { denials: [], ...(sessionId ? { sessionId } : {}) },
+    activity: () => activity || plain.activity()
   }
 }
 
@@ -49,17 +51,3 @@ function describeAssistant(event: Record<string, unknown>): string | undefined {
   }
   return described
 }
-
-function parseObject(line: string): Record<string, unknown> | undefined {
-  const trimmed = line.trim()
-  if (!trimmed.startsWith('{')) return undefined
-  try {
-    const value: unknown = JSON.parse(trimmed)
-    return isObject(value) ? value : undefined
-  } catch {
-    return undefined
-  }
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
-const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.round(value) : 0)

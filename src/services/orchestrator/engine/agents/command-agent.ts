@@ -1,22 +1,16 @@
 /**
- * Command agents: an installed CLI (Claude Code, Codex, Gemini, aider, or any argv) run once per
- * attempt with the task prompt. The preset gives the argv template and how its output is read;
- * a configured argv replaces the preset's template.
+ * The generic command agent, and how any command agent is launched: a preset names a driver
+ * (registry.ts) that gives the argv, environment and output reader for the configured posture;
+ * a configured argv replaces the preset's template (the user's argv then decides the posture).
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import type { AgentConfig } from '../../project/config-schema.js'
+import type { LaunchContext, OutputReader, Permissions } from './driver.js'
+import { COMMAND_DRIVERS, OUTPUT_FORMATS, type AgentOutputFormat } from './registry.js'
 
 export type CommandAgentConfig = Extract<AgentConfig, { kind: 'command' }>
-export type AgentOutputFormat = 'text' | 'claude-stream-json'
-export type CommandPreset = NonNullable<CommandAgentConfig['preset']>
-
-export const COMMAND_PRESETS: Record<CommandPreset, { argv: readonly string[]; output: AgentOutputFormat }> = {
-  claude: { argv: ['claude', '-p', '{prompt}', '--output-format', 'stream-json', '--verbose'], output: 'claude-stream-json' },
-  codex: { argv: ['codex', 'exec', '{prompt}'], output: 'text' },
-  gemini: { argv: ['gemini', '-p', '{prompt}'], output: 'text' },
-  aider: { argv: ['aider', '--yes-always', '--message', '{prompt}'], output: 'text' }
-}
+export type { AgentOutputFormat }
 
 export interface PlaceholderValues {
   prompt: string
@@ -28,17 +22,50 @@ export interface PlaceholderValues {
 export interface ResolvedCommand {
   command: string
   args: string[]
+  /** Added to the agent's environment (after its configured `env`). */
+  env: Record<string, string>
   output: AgentOutputFormat
+  reader(): OutputReader
 }
 
-/** The argv template and output format of a command agent; throws when it has neither preset nor argv. */
-export function commandTemplate(name: string, agent: CommandAgentConfig): { argv: readonly string[]; output: AgentOutputFormat } {
-  const preset = agent.preset ? COMMAND_PRESETS[agent.preset] : undefined
-  const argv = agent.argv ?? preset?.argv
-  if (!argv || argv.length === 0) {
-    throw new Error(`agent "${name}" has neither a preset (claude, codex, gemini, aider) nor an argv in .quartet/config.json`)
+export type TemplateContext = Omit<LaunchContext, 'permissions'>
+
+const DEFAULT_CONTEXT: TemplateContext = {
+  taskId: '{taskId}',
+  sprintId: '',
+  env: {},
+  mcp: { command: 'quartet', args: ['mcp'] },
+  approvalHook: { command: 'quartet', args: ['approval-hook'] }
+}
+
+export function permissionsOf(agent: CommandAgentConfig): Permissions {
+  return agent.permissions ?? 'worktree'
+}
+
+/**
+ * The argv template, added environment and output format of a command agent; throws when it has
+ * neither preset nor argv, or when its preset's CLI cannot honour the configured posture.
+ */
+export function commandTemplate(
+  name: string,
+  agent: CommandAgentConfig,
+  context: TemplateContext = DEFAULT_CONTEXT
+): { argv: readonly string[]; env: Record<string, string>; output: AgentOutputFormat } {
+  const driver = agent.preset ? COMMAND_DRIVERS[agent.preset] : undefined
+  const permissions = permissionsOf(agent)
+  if (driver && !agent.argv && !driver.permissions.includes(permissions)) {
+    throw new Error(
+      `agent "${name}": ${driver.label} cannot run with permissions "${permissions}" ` +
+        `(it offers ${driver.permissions.join(', ')}; see docs/orchestrator-agents.md)`
+    )
   }
-  return { argv, output: agent.output ?? preset?.output ?? 'text' }
+  const launch = driver?.launch({ ...context, permissions })
+  const argv = agent.argv ?? launch?.argv
+  if (!argv || argv.length === 0) {
+    throw new Error(`agent "${name}" has neither a preset (${Object.keys(COMMAND_DRIVERS).join(', ')}) nor an argv in .quartet/config.json`)
+  }
+  const output = agent.output ?? (driver?.output as AgentOutputFormat | undefined) ?? 'text'
+  return { argv, env: agent.argv ? {} : (launch?.env ?? {}), output }
 }
 
 const PLACEHOLDER = /\{(prompt|promptFile|taskId|workdir)\}/g
@@ -52,11 +79,16 @@ export function substitutePlaceholders(argv: readonly string[], values: Placehol
   return argv.map((element) => element.replace(PLACEHOLDER, (_, key: keyof PlaceholderValues) => values[key]))
 }
 
-export function resolveCommand(name: string, agent: CommandAgentConfig, values: PlaceholderValues): ResolvedCommand {
-  const template = commandTemplate(name, agent)
+export function resolveCommand(
+  name: string,
+  agent: CommandAgentConfig,
+  values: PlaceholderValues,
+  context: TemplateContext = DEFAULT_CONTEXT
+): ResolvedCommand {
+  const template = commandTemplate(name, agent, context)
   const [command, ...args] = substitutePlaceholders(template.argv, values)
   if (!command) throw new Error(`agent "${name}" has an empty command`)
-  return { command, args, output: template.output }
+  return { command, args, env: template.env, output: template.output, reader: OUTPUT_FORMATS[template.output] }
 }
 
 /**

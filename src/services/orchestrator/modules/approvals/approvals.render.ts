@@ -65,6 +65,25 @@ function decisionOf(approval: Approval): ApprovalDecisionView | null {
   }
 }
 
+/** How a closed request was closed: by a decision, by its expiry, or superseded (its run stopped or was abandoned). */
+export type Closure = 'decided' | 'expired' | 'superseded'
+
+/** Why a request is no longer open, in words every channel (HTTP, CLI, RPC) answers a late decider with; null while pending. */
+export function closureOf(entry: ApprovalEntryView): { closure: Closure; text: string } | null {
+  if (entry.category === 'pending') return null
+  const d = entry.decision
+  // `withdrawn`: an agent's in-run request its task's end closed (a form of superseding).
+  if (d?.closureReason === 'superseded' || d?.closureReason === 'withdrawn')
+    return { closure: 'superseded', text: `${d.closureReason} without a decision: ${d.reason}` }
+  if (entry.category === 'expired')
+    return {
+      closure: 'expired',
+      text: `expired at ${entry.request.expiresAt} without a decision (default action ${entry.request.defaultAction} applied)`
+    }
+  const how = d ? `${d.decision} by ${d.decidedBy} via ${d.channel} at ${d.decidedAt}` : 'closed'
+  return { closure: 'decided', text: `already decided (${entry.category}): ${how}` }
+}
+
 /** What the waiting work does: allow, deny (an expiry applies its default action), or null while pending. */
 export function effectOf(approval: Approval, category: ApprovalCategory): 'allow' | 'deny' | null {
   if (approval.decision !== null) return approval.decision === 'allow' ? 'allow' : 'deny'

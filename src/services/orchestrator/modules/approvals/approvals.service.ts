@@ -18,7 +18,7 @@ import { categoryOf, TTL_EXPIRE_CHANNEL, type Approval, type ApprovalDecisionVal
 import type { OrchestratorRepositories } from '../../state/repositories.js'
 import { maskArguments, maskText } from './masking.js'
 import { writeRawArgs } from './raw-args.js'
-import { renderEntry, renderHistoryEntry, type ApprovalEntryView, type ApprovalHistoryEntry } from './approvals.render.js'
+import { closureOf, renderEntry, renderHistoryEntry, type ApprovalEntryView, type ApprovalHistoryEntry } from './approvals.render.js'
 
 // One masking for every approval request (process submissions' too).
 export { maskArguments, maskText } from './masking.js'
@@ -49,12 +49,15 @@ export interface ApprovalsServiceDeps {
   tenantId?: string
   /** Told, after the write, of every request this process closed (decided or expired), so what waits on it can move on. */
   onClosed?: (closed: ClosedApproval) => Promise<void>
+  /** Told, after the write, of every request this process recorded (an agent's request parks its task). */
+  onRequested?: (requested: Approval) => Promise<void>
 }
 
 export interface ClosedApproval {
   id: string
   tenantId: string
   requesterKind: string
+  taskId: string | null
 }
 
 export interface ApprovalRequestInput {
@@ -107,7 +110,7 @@ export function createApprovalsService(deps: ApprovalsServiceDeps): ApprovalsSer
   }
 
   async function closed(approval: Approval): Promise<void> {
-    await deps.onClosed?.({ id: approval.id, tenantId: approval.tenantId, requesterKind: approval.requesterKind })
+    await deps.onClosed?.({ id: approval.id, tenantId: approval.tenantId, requesterKind: approval.requesterKind, taskId: approval.taskId })
   }
 
   /** Closes one undecided, past-due request with its default action; false when someone else closed it. */
@@ -131,15 +134,20 @@ export function createApprovalsService(deps: ApprovalsServiceDeps): ApprovalsSer
     return won
   }
 
-  /** The answer for a request that is already closed (a replay of the same key and body is the same answer). */
+  /**
+   * The answer for a request that is already closed (a replay of the same key and body is the same
+   * answer): otherwise a 409 that says how it was closed — decided, expired or superseded — and why.
+   */
   function closedAnswer(row: Approval, input: DecideInput, digest: string): DecideResult {
-    const category = categoryOf(row, now())
     if (row.decision !== null && input.idempotencyKey && row.idempotencyKey === input.idempotencyKey) {
       if (row.decisionDigest !== digest) throw orchestratorError('ORCH_IDEMPOTENCY_CONFLICT')
       return { success: true, decision: renderEntry(row, now()).decision!, idempotent: true }
     }
-    if (category === 'expired') throw orchestratorError('ORCH_APPROVAL_EXPIRED')
-    throw orchestratorError('ORCH_APPROVAL_DECIDED', `The approval request is already decided (${category}).`)
+    const closed = closureOf(renderEntry(row, now()))
+    const message = `The approval request ${row.id} is closed: ${closed?.text ?? 'no longer pending'}.`
+    if (closed?.closure === 'expired') throw orchestratorError('ORCH_APPROVAL_EXPIRED', message)
+    if (closed?.closure === 'superseded') throw orchestratorError('ORCH_APPROVAL_SUPERSEDED', message)
+    throw orchestratorError('ORCH_APPROVAL_DECIDED', message)
   }
 
   return {
@@ -182,6 +190,7 @@ export function createApprovalsService(deps: ApprovalsServiceDeps): ApprovalsSer
         createdAt: createdAt.toISOString(),
         expiresAt: new Date(createdAt.getTime() + config.default_expiry_seconds * 1000).toISOString()
       })
+      await deps.onRequested?.(row)
       return renderEntry(row, now())
     },
 
@@ -208,10 +217,25 @@ export function createApprovalsService(deps: ApprovalsServiceDeps): ApprovalsSer
       return (await repo.listRecent(deps.projectId, tenantId, scopeId)).map((row) => renderEntry(row, at))
     },
 
-    /** The still-pending request of a task, if any (a resumed task rejoins it instead of asking twice). */
-    async pendingForTask(taskId: string): Promise<ApprovalEntryView | null> {
-      const row = await repo.latestForTask(deps.projectId, tenantId, taskId)
-      return row && categoryOf(row, now()) === 'pending' ? renderEntry(row, now()) : null
+    /**
+     * The newest risk-gate request of a task (the engine's, not an agent's in-run requests), whatever
+     * its state: a resumed task rejoins or reuses it instead of asking twice.
+     */
+    async latestForTask(taskId: string): Promise<ApprovalEntryView | null> {
+      const row = await repo.latestForTask(deps.projectId, tenantId, taskId, 'engine')
+      return row ? renderEntry(row, now()) : null
+    },
+
+    /**
+     * Closes a still-open request without a decision, as superseded (its run stopped, or its sprint
+     * was abandoned): `reason` says why. false when it was already closed.
+     */
+    async supersede(id: string, input: { reason: string; channel: string }): Promise<boolean> {
+      const row = await load(id)
+      const at = now()
+      const won = await repo.supersede(row.id, { channel: input.channel, reason: input.reason, decidedAt: at })
+      if (won) await closed(row)
+      return won
     },
 
     async get(id: string): Promise<ApprovalEntryView> {
@@ -296,7 +320,8 @@ export interface ApprovalsService {
   overview(): Promise<Record<'pending' | 'approved' | 'denied' | 'expired', ApprovalEntryView[]>>
   pending(): Promise<ApprovalEntryView[]>
   list(scopeId?: string): Promise<ApprovalEntryView[]>
-  pendingForTask(taskId: string): Promise<ApprovalEntryView | null>
+  latestForTask(taskId: string): Promise<ApprovalEntryView | null>
+  supersede(id: string, input: { reason: string; channel: string }): Promise<boolean>
   get(id: string): Promise<ApprovalEntryView>
   history(
     filter: HistoryFilter

@@ -4,14 +4,15 @@ import type { AccessPolicy } from '../../policy.js'
 import type { Principal } from '../../principal.js'
 import { DEFAULT_PROJECT_CONFIG } from '../../project/config-schema.js'
 import { invalidConfigError, type ProjectConfigSource } from '../../project/config-source.js'
+import { redactSecrets } from '../../project/redact.js'
 
 export function createProjectConfigService(deps: { config: ProjectConfigSource; policy: AccessPolicy }) {
   return {
-    /** The file's own content (404 when there is none). */
+    /** The file's own content, secrets redacted (404 when there is none). */
     file(): Record<string, unknown> {
       const read = deps.config.read()
       if (!read.exists || read.raw === null) throw orchestratorError('ORCH_CONFIG_NOT_FOUND')
-      return read.raw
+      return redactSecrets(read.raw)
     },
 
     defaults: () => DEFAULT_PROJECT_CONFIG,
@@ -24,7 +25,7 @@ export function createProjectConfigService(deps: { config: ProjectConfigSource; 
       }
       const merged = deps.config.merge(patch)
       if (!merged.ok) throw invalidConfigError(deps.config.file, merged.errors)
-      return merged.raw
+      return redactSecrets(merged.raw)
     }
   }
 }

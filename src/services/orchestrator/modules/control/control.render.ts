@@ -17,7 +17,9 @@ export function renderPlanned(planned: PlannedSprint) {
       status: t.status,
       priority: t.priority,
       dependencies: t.dependencies,
-      agent: t.agent
-    }))
+      agent: t.agent,
+      risk: t.risk
+    })),
+    ...(planned.abandoned ? { abandoned: planned.abandoned } : {})
   }
 }

@@ -59,7 +59,11 @@ export function controlRoutes(deps: { engine: EngineService; projectConfig: Proj
       },
       async (request) => {
         const body = request.body ?? {}
-        const input = { ...(body.mode ? { mode: body.mode } : {}), ...(body.directive ? { directive: body.directive } : {}) }
+        const input = {
+          ...(body.mode ? { mode: body.mode } : {}),
+          ...(body.directive ? { directive: body.directive } : {}),
+          ...(body.force === true ? { force: true } : {})
+        }
         return renderPlanned(await engine.plan(callerOf(request), input))
       }
     )

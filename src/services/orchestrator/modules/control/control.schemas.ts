@@ -10,7 +10,9 @@ export const DirectivesWritten = Type.Object({ success: Type.Boolean(), taskCoun
 export const PlanBody = Type.Optional(
   Type.Object({
     directive: Type.Optional(Type.String({ minLength: 1, maxLength: 200_000 })),
-    mode: Type.Optional(Type.Union([Type.Literal('ai'), Type.Literal('structured'), Type.Literal('auto')]))
+    mode: Type.Optional(Type.Union([Type.Literal('ai'), Type.Literal('structured'), Type.Literal('auto')])),
+    /** Replace a sprint left orphaned or killed with unfinished tasks (they are cancelled as abandoned). */
+    force: Type.Optional(Type.Boolean())
   })
 )
 
@@ -29,8 +31,15 @@ export const PlannedBody = Type.Object({
       status: Type.String(),
       priority: Type.String(),
       dependencies: Type.Array(Type.String()),
-      agent: Nullable(Type.String())
+      agent: Nullable(Type.String()),
+      risk: Nullable(Type.String())
     })
+  ),
+  abandoned: Type.Optional(
+    Type.Object(
+      { sprintId: Type.String(), status: Type.String(), tasks: Type.Array(Type.String()) },
+      { description: 'the sprint a forced plan replaced, with the unfinished tasks it cancelled as abandoned' }
+    )
   )
 })
 

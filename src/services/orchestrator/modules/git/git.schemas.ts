@@ -7,6 +7,8 @@ const TaskBranch = Type.Object({
   taskId: Type.Union([Type.String(), Type.Null()]),
   head: Type.String(),
   ahead: Type.Integer(),
+  /** Its worktree holds uncommitted or untracked changes (such a branch is never reported merged). */
+  uncommitted: Type.Boolean(),
   merged: Type.Boolean(),
   commits: Type.Array(Type.Object({ sha: Type.String(), subject: Type.String() }))
 })
@@ -26,6 +28,22 @@ export const ProposalBody = Type.Object({
   insertions: Type.Integer(),
   deletions: Type.Integer(),
   suggestedMessage: Type.String(),
-  taskBranches: Type.Array(TaskBranch)
+  taskBranches: Type.Array(TaskBranch),
+  target: Type.Union([Type.String(), Type.Null()], { description: 'the branch checked out (null: detached HEAD or not a repository)' }),
+  tasks: Type.Array(
+    Type.Object({
+      taskId: Type.String(),
+      title: Type.String(),
+      branch: Type.String(),
+      head: Type.String(),
+      state: Type.Union([Type.Literal('READY'), Type.Literal('BEHIND'), Type.Literal('CONFLICT'), Type.Literal('MERGED')], {
+        description:
+          'READY: contains the target; BEHIND: the target moved since, merges cleanly; CONFLICT: see files; MERGED: already in the target'
+      }),
+      files: Type.Array(Type.String(), { description: 'conflicted files (CONFLICT)' }),
+      behind: Type.Integer({ description: 'commits on the target the branch lacks' })
+    }),
+    { description: "the newest sprint's DONE tasks with a branch, each merged against the target in the object store only" }
+  )
 })
 export const FLOW_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/

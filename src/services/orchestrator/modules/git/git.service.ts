@@ -7,6 +7,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { Git, GitResult } from '../../engine/git.js'
 import type { SprintsRepository } from '../../state/sprints.repository.js'
+import type { TasksRepository } from '../../state/tasks.repository.js'
+import { taskMergeability } from './mergeability.js'
 
 export const DIFF_CAP_CHARS = 64_000
 export const SUBJECT_MAX = 72
@@ -32,6 +34,8 @@ export interface TaskBranch {
   head: string
   /** Commits on the branch that HEAD does not contain yet. */
   ahead: number
+  /** Its worktree holds uncommitted or untracked changes: work that is not on the branch, so not merged. */
+  uncommitted: boolean
   merged: boolean
   commits: Array<{ sha: string; subject: string }>
 }
@@ -84,6 +88,17 @@ export function createGitReader(port: Git, root: string) {
     return { text: text.slice(0, DIFF_CAP_CHARS), truncated: text.length > DIFF_CAP_CHARS }
   }
 
+  /** branch → path of the worktree that has it checked out. */
+  async function worktreesByBranch(): Promise<Map<string, string>> {
+    const byBranch = new Map<string, string>()
+    let current: string | null = null
+    for (const line of (await ok(['worktree', 'list', '--porcelain'])).split('\n')) {
+      if (line.startsWith('worktree ')) current = line.slice('worktree '.length)
+      else if (current && line.startsWith('branch refs/heads/')) byBranch.set(line.slice('branch refs/heads/'.length), current)
+    }
+    return byBranch
+  }
+
   async function taskBranches(): Promise<TaskBranch[]> {
     if (!(await isRepo())) return []
     const refs = (
@@ -92,19 +107,24 @@ export function createGitReader(port: Git, root: string) {
       .split('\n')
       .filter(Boolean)
     const head = await hasHead()
+    const worktrees = await worktreesByBranch()
     return Promise.all(
       refs.map(async (line): Promise<TaskBranch> => {
         const [branch, sha] = line.split('\0') as [string, string]
         const segments = branch.split('/')
         const log = head ? await ok(['log', `--max-count=${MAX_BRANCH_COMMITS}`, '--format=%H%x00%s', `HEAD..${sha}`]) : ''
         const count = head ? Number((await ok(['rev-list', '--count', `HEAD..${sha}`])).trim()) : 0
+        const worktree = worktrees.get(branch)
+        const uncommitted =
+          worktree !== undefined && (await port.run(worktree, ['status', '--porcelain=v1', '--untracked-files=all'])).stdout.trim() !== ''
         return {
           branch,
           sprintId: segments.length === 3 ? segments[1]! : null,
           taskId: segments.length === 3 ? segments[2]! : null,
           head: sha,
           ahead: count,
-          merged: head && count === 0,
+          uncommitted,
+          merged: head && count === 0 && !uncommitted,
           commits: log
             .split('\n')
             .filter(Boolean)
@@ -155,6 +175,7 @@ export interface GitServiceDeps {
   projectRoot: string
   projectId: number
   sprints: Pick<SprintsRepository, 'latest'>
+  tasks: Pick<TasksRepository, 'listBySprint'>
 }
 
 /** The project's repository views as the routes serve them. */
@@ -168,11 +189,16 @@ export function createGitService(deps: GitServiceDeps) {
     /** A proposal for the flow named, else for the newest sprint's run. */
     async proposal(input: { flowId?: string | undefined; intent?: string | undefined }) {
       const latest = await deps.sprints.latest(deps.projectId)
-      return reader.proposal({
+      const view = await reader.proposal({
         ...(input.flowId ? { flowId: input.flowId } : {}),
         ...(input.intent ? { intent: input.intent } : {}),
         fallbackRunId: latest?.id ?? null
       })
+      if (view.note === NOT_A_GIT_REPO) return { ...view, target: null, tasks: [] }
+      const head = await deps.git.run(deps.projectRoot, ['symbolic-ref', '--quiet', '--short', 'HEAD'])
+      const target = head.code === 0 ? head.stdout.trim() : null
+      const done = latest ? await deps.tasks.listBySprint(latest.id, ['DONE']) : []
+      return { ...view, target, tasks: target ? await taskMergeability(deps.git, deps.projectRoot, target, done) : [] }
     }
   }
 }

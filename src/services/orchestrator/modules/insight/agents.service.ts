@@ -5,7 +5,7 @@
 import { commandTemplate } from '../../engine/agents/command-agent.js'
 import type { ProjectConfigResult } from '../../project/config.js'
 import type { AgentConfig } from '../../project/config-schema.js'
-import { findExecutable } from '../../project/which.js'
+import { findExecutable } from '../../../../core/cli/self-command.js'
 import type { AttemptFact } from '../../state/insight.repository.js'
 import { median, microToUsd, roundTo } from './stats.js'
 

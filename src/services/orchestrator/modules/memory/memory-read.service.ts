@@ -181,16 +181,17 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
         return null
       }
       const selectionRevisionDigest = digestOf({ scopeDigest, snapshot: page.snapshot })
+      // The canonical JSON of {schemaVersion, consumer, scopeDigest, queryDigest, selectionRevisionDigest, id,
+      // candidateDigest}, keys in order, its fixed part made once per page (a reference is sealed per deferred hit).
+      const consumerToQuery = `"consumer":${JSON.stringify(consumer)},"id":`
+      const queryToEnd =
+        `,"queryDigest":${JSON.stringify(queryDigest)},"schemaVersion":${JSON.stringify(MEMORY_SCHEMA_VERSION)},` +
+        `"scopeDigest":${JSON.stringify(scopeDigest)},"selectionRevisionDigest":${JSON.stringify(selectionRevisionDigest)}}`
       const assembled = assemblePage(page.hits, limits, reasons, (hit, candidateDigest) =>
-        sealer.seal(DETAIL_PREFIX, {
-          schemaVersion: MEMORY_SCHEMA_VERSION,
-          consumer,
-          scopeDigest,
-          queryDigest,
-          selectionRevisionDigest,
-          id: hit.id,
-          candidateDigest
-        })
+        sealer.sealCanonical(
+          DETAIL_PREFIX,
+          `{"candidateDigest":${JSON.stringify(candidateDigest)},${consumerToQuery}${JSON.stringify(hit.id)}${queryToEnd}`
+        )
       )
       read = { page, selectionRevisionDigest, assembled }
       if (assembled.ended || page.hits.length < size) break

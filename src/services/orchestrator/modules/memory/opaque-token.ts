@@ -16,6 +16,8 @@ const MAX_TOKEN_CHARS = 4096
  */
 export interface TokenSealer {
   seal(prefix: string, payload: Record<string, unknown>): string
+  /** `seal` of the payload whose canonical JSON is given (the caller wrote it with its keys in order). */
+  sealCanonical(prefix: string, payloadJson: string): string
   /** The payload when the token is well-formed and its mac verifies; otherwise null. */
   open(prefix: string, token: string): Record<string, unknown> | null
 }
@@ -23,13 +25,14 @@ export interface TokenSealer {
 export function createTokenSealer(key: Buffer): TokenSealer {
   const macOfText = (prefix: string, payloadJson: string) => createHmac('sha256', key).update(prefix).update(payloadJson).digest()
   const macOf = (prefix: string, payload: unknown) => macOfText(prefix, canonicalJson(payload))
+  const sealCanonical = (prefix: string, payloadJson: string) => {
+    // canonicalJson({mac, payload}), with the payload's canonical text made once ("mac" sorts before "payload").
+    const body = `{"mac":${JSON.stringify(`hmac-sha256:${macOfText(prefix, payloadJson).toString('hex')}`)},"payload":${payloadJson}}`
+    return `${prefix}${Buffer.from(body).toString('base64url')}`
+  }
   return {
-    seal(prefix, payload) {
-      const payloadJson = canonicalJson(payload)
-      // canonicalJson({mac, payload}), with the payload's canonical text made once ("mac" sorts before "payload").
-      const body = `{"mac":${JSON.stringify(`hmac-sha256:${macOfText(prefix, payloadJson).toString('hex')}`)},"payload":${payloadJson}}`
-      return `${prefix}${Buffer.from(body).toString('base64url')}`
-    },
+    seal: (prefix, payload) => sealCanonical(prefix, canonicalJson(payload)),
+    sealCanonical,
     open(prefix, token) {
       if (token.length > MAX_TOKEN_CHARS || !token.startsWith(prefix)) return null
       const encoded = token.slice(prefix.length)

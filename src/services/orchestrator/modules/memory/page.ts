@@ -1,4 +1,4 @@
-import { canonicalJson, digestOf, sha256Digest } from './canonical.js'
+import { canonicalJson, sha256Digest } from './canonical.js'
 import {
   BYTE_RESERVE,
   DEFERRED_BYTE_OVERHEAD,
@@ -24,7 +24,10 @@ function preview(text: string, chars: number): string {
 }
 
 export function lineCount(text: string): number {
-  return text === '' ? 0 : text.split('\n').length
+  if (text === '') return 0
+  let lines = 1
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines++
+  return lines
 }
 
 /**
@@ -54,7 +57,10 @@ export function entryWire(row: MemoryEntry): MemoryEntryWire {
 
 /** Changes whenever the entry changes (every write gives it a new revision). */
 export function candidateDigestOf(row: Pick<MemoryEntry, 'id' | 'revision' | 'updated_at'>): string {
-  return digestOf({ id: row.id, revision: row.revision, updatedAt: row.updated_at })
+  // digestOf({ id, revision, updatedAt }) with its canonical JSON written out (keys already in order): one per hit.
+  return sha256Digest(
+    `{"id":${JSON.stringify(row.id)},"revision":${JSON.stringify(row.revision)},"updatedAt":${JSON.stringify(row.updated_at)}}`
+  )
 }
 
 export function candidateOf(

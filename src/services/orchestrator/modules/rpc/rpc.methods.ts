@@ -20,6 +20,8 @@ export interface RpcDeps {
   engine: Pick<EngineService, 'start'>
   approvals: ApprovalRequests
   insight: Pick<InsightService, 'limits'>
+  /** The embedded terminal's sessions of the caller's tenant. */
+  terminal: { list(caller: Principal): unknown[] }
 }
 const START_COMMANDS = ['run', 'run --resume'] as const
 const RUN_ID = /^[1-9]\d{0,14}$/
@@ -54,10 +56,14 @@ function translate(error: unknown): never {
 
 export function rpcMethods(deps: RpcDeps): { handlers: Record<string, Handler>; notImplemented: Set<string> } {
   const handlers: Record<string, Handler> = {
-    // Quartet has no terminal sessions (no PTY manager), so the list is truly empty.
-    'session.list': async (params) => {
+    // The terminal's PTY sessions of the caller's tenant (GET /api/terminal/sessions).
+    'session.list': async (params, principal) => {
       checkParams(params, {})
-      return { sessions: [] }
+      try {
+        return { sessions: deps.terminal.list(principal) }
+      } catch (error) {
+        translate(error)
+      }
     },
 
     'run.status': async (params) => {
@@ -128,9 +134,10 @@ export function rpcMethods(deps: RpcDeps): { handlers: Record<string, Handler>; 
       if (!outcome.ok && outcome.reason === 'not-found')
         throw new RpcFailure('NOT_FOUND', `approval request ${p.requestId} not found`, { requestId: p.requestId })
       if (!outcome.ok)
-        throw new RpcFailure('CONFLICT', `approval request ${p.requestId} is not pending (${outcome.category})`, {
+        throw new RpcFailure('CONFLICT', `approval request ${p.requestId} is not pending (${outcome.category}): ${outcome.why}`, {
           requestId: p.requestId,
-          category: outcome.category
+          category: outcome.category,
+          closure: outcome.closure
         })
       return { ok: true, decision: p.decision, idempotent: outcome.idempotent }
     },

@@ -49,6 +49,8 @@ const WorkingAgent = Type.Object({
   title: Type.String(),
   taskStatus: Type.String(),
   agent: Nullable(Type.String()),
+  branch: Nullable(Type.String()),
+  worktree: Nullable(Type.String()),
   workerId: Nullable(Type.String()),
   status: Type.String(),
   currentAction: Type.String(),

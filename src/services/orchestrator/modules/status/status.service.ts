@@ -111,6 +111,9 @@ export function createStatusService(deps: StatusDeps) {
         title: task.title,
         taskStatus: task.status,
         agent: last?.agent ?? task.agent ?? null,
+        // Recorded as soon as the attempt's worktree exists, so a running task shows where it works.
+        branch: task.branch,
+        worktree: task.worktree,
         ...(hb
           ? toHeartbeatView(hb, now)
           : {
@@ -152,7 +155,8 @@ export function createStatusService(deps: StatusDeps) {
         const latest = sprint ? await repos.sprints.get(sprint.id) : undefined
         return {
           ...common,
-          sprint: { id: sprint?.id ?? null, phase: 'IDLE', status: 'IDLE' },
+          // Idle means no run; the last sprint's own state (COMPLETE, ABORTED …) is still what it is.
+          sprint: { id: sprint?.id ?? null, phase: sprint?.status ?? 'IDLE', status: sprint ? view.lifecycle : 'IDLE' },
           agents: [],
           progress: view.progress ?? NO_PROGRESS,
           alerts: await alertsFor(view, []),

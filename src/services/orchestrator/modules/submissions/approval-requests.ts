@@ -6,7 +6,7 @@
  */
 import { isAppError } from '../../../../core/errors/app-error.js'
 import type { Principal } from '../../principal.js'
-import type { ApprovalEntryView } from '../approvals/approvals.render.js'
+import { closureOf, type ApprovalEntryView, type Closure } from '../approvals/approvals.render.js'
 import type { ApprovalsService } from '../approvals/approvals.service.js'
 
 export type ApprovalDecision = 'allow' | 'deny' | 'defer' | 'escalate'
@@ -42,7 +42,7 @@ export interface ApprovalEntry {
 export type DecideOutcome =
   | { ok: true; idempotent: boolean; entry: ApprovalEntry }
   | { ok: false; reason: 'not-found' }
-  | { ok: false; reason: 'not-pending'; category: ApprovalCategory }
+  | { ok: false; reason: 'not-pending'; category: ApprovalCategory; closure: Closure; why: string }
 
 export interface ApprovalRequests {
   create(input: ApprovalRequestInput): Promise<{ id: string }>
@@ -57,7 +57,7 @@ export interface ApprovalRequests {
 }
 
 const NOT_FOUND = new Set(['ORCH_APPROVAL_NOT_FOUND', 'ORCH_APPROVAL_INVALID_ID'])
-const NOT_PENDING = new Set(['ORCH_APPROVAL_DECIDED', 'ORCH_APPROVAL_EXPIRED', 'ORCH_IDEMPOTENCY_CONFLICT'])
+const NOT_PENDING = new Set(['ORCH_APPROVAL_DECIDED', 'ORCH_APPROVAL_EXPIRED', 'ORCH_APPROVAL_SUPERSEDED', 'ORCH_IDEMPOTENCY_CONFLICT'])
 
 function entryOf(view: ApprovalEntryView): ApprovalEntry {
   const r = view.request
@@ -130,7 +130,9 @@ export function createApprovalRequests(service: ApprovalsService): ApprovalReque
         if (NOT_FOUND.has(error.code)) return { ok: false, reason: 'not-found' }
         if (!NOT_PENDING.has(error.code)) throw error
         const view = await find(tenantId, id)
-        return view ? { ok: false, reason: 'not-pending', category: view.category } : { ok: false, reason: 'not-found' }
+        if (!view) return { ok: false, reason: 'not-found' }
+        const closed = closureOf(view) ?? { closure: 'decided' as const, text: error.message }
+        return { ok: false, reason: 'not-pending', category: view.category, closure: closed.closure, why: closed.text }
       }
     }
   }

@@ -62,7 +62,7 @@ export function createSubmissionsService(deps: SubmissionsDeps) {
     return null
   }
 
-  function normalise(input: SubmitInput, principal: Principal, origin: 'api' | 'rpc'): SubmissionRequest {
+  function normalise(input: SubmitInput, principal: Principal, origin: SubmissionRequest['origin']): SubmissionRequest {
     if (input.processRef !== undefined)
       throw orchestratorError('VALIDATION_FAILED', 'processRef is not supported: pass the process steps inline in "steps"')
     if (input.description.trim() === '') throw orchestratorError('VALIDATION_FAILED', 'description (string) is required')
@@ -126,7 +126,7 @@ export function createSubmissionsService(deps: SubmissionsDeps) {
   }
 
   return {
-    async submit(input: SubmitInput, principal: Principal, origin: 'api' | 'rpc' = 'api'): Promise<SubmitAnswer> {
+    async submit(input: SubmitInput, principal: Principal, origin: SubmissionRequest['origin'] = 'api'): Promise<SubmitAnswer> {
       const request = normalise(input, principal, origin)
       const { effectClass, because } = classify(request)
       const executionId = newId('proc')

@@ -32,7 +32,26 @@ export const TaskView = Type.Object({
   createdAt: Type.String(),
   updatedAt: Type.String(),
   startedAt: Nullable(Type.String()),
-  finishedAt: Nullable(Type.String())
+  finishedAt: Nullable(Type.String()),
+  usage: Type.Object({ inputTokens: Type.Integer(), outputTokens: Type.Integer(), costUsd: Nullable(Type.Number()) }),
+  xverify: OrNull(
+    Type.Object({
+      verdict: Type.Union([
+        Type.Literal('CONFIRMED'),
+        Type.Literal('REFUTED'),
+        Type.Literal('UNCLEAR'),
+        Type.Literal('HOLD'),
+        Type.Literal('SKIPPED')
+      ]),
+      closed: Type.Boolean(),
+      reason: Type.String(),
+      author: OrNull(Type.Object({ agent: Type.String(), provider: Type.String() })),
+      verifier: OrNull(Type.Object({ agent: Type.String(), provider: Type.String(), model: Type.String() })),
+      receiptRef: Nullable(Type.String()),
+      settlement: Type.Union([Type.Literal('closed'), Type.Literal('held'), Type.Null()]),
+      at: Type.String()
+    })
+  )
 })
 
 export const HeartbeatView = Type.Object({

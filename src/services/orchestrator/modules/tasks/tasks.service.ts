@@ -6,7 +6,7 @@ import { orchestratorError } from '../../errors.js'
 import { plannedTaskOf, type Attempt, type Task } from '../../state/domain.js'
 import type { OrchestratorRepositories } from '../../state/repositories.js'
 import { readLogTail, readLogText, TEXT_CAP } from '../../engine/worker-log.js'
-import { isActiveTask, lastAttemptByTask, toHeartbeatView, toTaskView } from './tasks.render.js'
+import { attemptsByTask, isActiveTask, toHeartbeatView, toTaskView } from './tasks.render.js'
 
 export const TASK_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
 export const DEFAULT_TAIL_LINES = 40
@@ -92,8 +92,8 @@ export function createTasksService(deps: TasksDeps) {
         if (sprintId === undefined) return []
         throw orchestratorError('ORCH_SPRINT_NOT_FOUND')
       }
-      const last = lastAttemptByTask(await repos.attempts.listForSprint(sprint.id))
-      return (await repos.tasks.listBySprint(sprint.id)).map((row) => toTaskView(row, last.get(row.id)))
+      const byTask = attemptsByTask(await repos.attempts.listForSprint(sprint.id))
+      return (await repos.tasks.listBySprint(sprint.id)).map((row) => toTaskView(row, byTask.get(row.id) ?? []))
     },
 
     async taskDetail(id: string, tailLines: number) {
@@ -103,17 +103,18 @@ export function createTasksService(deps: TasksDeps) {
       const running = lastAttempt?.status === 'running' ? lastAttempt : undefined
       const finished = [...attempts].reverse().find((a) => a.status !== 'running')
       const hb = await repos.heartbeats.get(id)
+      const sprintContext = (await repos.sprints.get(task.sprintId))?.context ?? undefined
       const logPath = taskLogFile(deps.dataDir, task.sprintId, task.id)
       const logTail = await readLogTail(logPath, tailLines)
       const result = resultOf(task, finished)
       return {
         taskId: task.id,
-        task: toTaskView(task, lastAttempt),
+        task: toTaskView(task, attempts),
         currentRun: running
           ? { attempt: Number(running.number), agent: running.agent, jobId: Number(running.jobId), startedAt: running.startedAt }
           : null,
         // The plan is the exact prompt the agent is given for this task.
-        plan: capped(buildTaskPrompt(plannedTaskOf(task))),
+        plan: capped(buildTaskPrompt(plannedTaskOf(task), sprintContext ? { sprintContext } : {})),
         result,
         hb: hb ? toHeartbeatView(hb, deps.clock()) : null,
         lineage: {
@@ -172,8 +173,8 @@ export function createTasksService(deps: TasksDeps) {
     async workerLog(taskId: string) {
       const task = await findTask(taskId, 'Task not found')
       const read = await readLogText(taskLogFile(deps.dataDir, task.sprintId, task.id))
-      const last = lastAttemptByTask(await repos.attempts.listForTask(task.id)).get(task.id)
-      return { taskId: task.id, log: read?.text ?? '', truncated: read?.truncated ?? false, task: toTaskView(task, last) }
+      const attempts = await repos.attempts.listForTask(task.id)
+      return { taskId: task.id, log: read?.text ?? '', truncated: read?.truncated ?? false, task: toTaskView(task, attempts) }
     }
   }
 }

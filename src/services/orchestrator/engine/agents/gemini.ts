@@ -1,0 +1,64 @@
+/**
+ * Gemini CLI (`gemini -p … -o stream-json`). Worktree posture: `--approval-mode auto_edit` (file
+ * writes inside the workspace; no shell tool) with the worktree trusted for this run
+ * (`--skip-trust`: a new worktree is an untrusted folder, which exits 55). `full`: `yolo`.
+ */
+import { count, describeCall, isObject, parseObject, text, type AgentReport, type CommandDriver, type OutputReader } from './driver.js'
+
+export const geminiDriver: CommandDriver = {
+  type: 'command',
+  name: 'gemini',
+  label: 'Gemini CLI',
+  bin: 'gemini',
+  output: 'gemini-stream-json',
+  permissions: ['worktree', 'full'],
+  launch(context) {
+    const mode = context.permissions === 'full' ? 'yolo' : 'auto_edit'
+    return { argv: ['gemini', '-p', '{prompt}', '-o', 'stream-json', '--approval-mode', mode, '--skip-trust'], env: {} }
+  }
+}
+
+/** stream-json events: init, message, tool_use, tool_result, result (stats; status "error" with error.message). */
+export function createGeminiStreamReader(): OutputReader {
+  let sessionId: string | undefined
+  let model: string | undefined
+  let error: string | undefined
+  let usage: AgentReport['usage']
+  let activity = ''
+  const calls = new Map<string, string>()
+  const denials: string[] = []
+  return {
+    onLine(line) {
+      const event = parseObject(line)
+      if (!event) return
+      if (event.type === 'init') {
+        if (typeof event.session_id === 'string') sessionId = event.session_id
+        if (typeof event.model === 'string') model = event.model
+      }
+      if (event.type === 'message' && event.role === 'assistant') activity = text(event.content)?.split('\n')[0] ?? activity
+      if (event.type === 'tool_use' && typeof event.tool_name === 'string') {
+        activity = `using ${event.tool_name}`
+        if (typeof event.tool_id === 'string') calls.set(event.tool_id, describeCall(event.tool_name, event.parameters))
+      }
+      if (event.type === 'tool_result' && isObject(event.error)) {
+        const type = String(event.error.type ?? '')
+        if (/tool_not_registered|policy_violation|permission/i.test(type)) {
+          const call = typeof event.tool_id === 'string' ? calls.get(event.tool_id) : undefined
+          denials.push(`${call ?? 'tool'}: ${text(event.error.message) ?? type}`)
+        }
+      }
+      if (event.type === 'result') {
+        const stats = isObject(event.stats) ? event.stats : {}
+        usage = {
+          inputTokens: count(stats.input_tokens),
+          outputTokens: count(stats.output_tokens),
+          costUsd: null,
+          ...(model ? { model } : {})
+        }
+        if (event.status === 'error') error = (isObject(event.error) ? text(event.error.message) : undefined) ?? 'error result'
+      }
+    },
+    report: () => ({ ...(usage ? { usage } : {}), ...(error ? { error } : {}), denials, ...(sessionId ? { sessionId } : {}) }),
+    activity: () => activity
+  }
+}
