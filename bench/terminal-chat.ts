@@ -16,6 +16,15 @@ import { reportRows } from './harness.js'
 const SESSIONS = 10
 const OUTPUT_SECONDS = Number(process.env.BENCH_SECONDS ?? 8)
 
+/** A Node one-liner (no single quotes, no `!`: it is typed into bash) printing ~1 MB/s of base64 lines for `seconds`. */
+function producer(seconds: number): string {
+  return (
+    'const c=require("crypto").randomBytes(49152).toString("base64").match(/.{1,76}/g).join("\\n")+"\\n";' +
+    `const end=Date.now()+${seconds * 1000};` +
+    'const t=setInterval(()=>{process.stdout.write(c);if(Date.now()>end)clearInterval(t)},64)'
+  )
+}
+
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number
@@ -95,13 +104,15 @@ async function main(): Promise<void> {
     }
     for (const socket of sockets) socket.send({ t: 'input', data: '\x15' })
 
-    // 10 sessions × ~1 MB/s for OUTPUT_SECONDS: 64 KiB of base64 text (~88 KB) every 85 ms each.
+    // 10 sessions × ~1 MB/s for OUTPUT_SECONDS: one Node process per session writes 64 KiB of base64
+    // lines every 64 ms (a shell loop of head | base64 | sleep forks three processes per chunk and
+    // could not offer that rate on two cores). A TTY write blocks while the server does not read.
     let peakRss = 0
     const received = sockets.map((s) => s.output().length)
     for (const socket of sockets) {
       socket.send({
         t: 'input',
-        data: `end=$((SECONDS+${OUTPUT_SECONDS})); while [ $SECONDS -lt $end ]; do head -c 65536 /dev/urandom | base64; sleep 0.085; done\r`
+        data: `'${process.execPath}' -e '${producer(OUTPUT_SECONDS)}'\r`
       })
     }
     const watch = setInterval(() => (peakRss = Math.max(peakRss, rssMb(pid))), 200)

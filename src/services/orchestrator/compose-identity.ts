@@ -55,7 +55,8 @@ export function composeIdentity(deps: IdentityDeps) {
       config,
       fetch: deps.fetch,
       sessions,
-      onRefused: (reason) => deps.logger.warn({ reason }, 'orchestrator: OIDC bearer refused')
+      onRefused: (reason) => deps.logger.warn({ reason }, 'orchestrator: OIDC bearer refused'),
+      now: () => clock().getTime()
     }),
     exchange: createOidcExchangeService({ config, fetch: deps.fetch, sessions, env, clock }),
     /** strict_tenant_isolation, read per request (off while the configuration is invalid). */

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import path from 'node:path'
 import { after, test } from 'node:test'
 import { SignJWT, base64url } from 'jose'
 import { startTestIdentityProvider } from '../../../helpers/idp.js'
@@ -116,4 +118,33 @@ test('HS256 shared-key mode (development) verifies with the key and refuses othe
   assert.equal((await dev.call('GET', '/api/auth/me', undefined, { authorization: `Bearer ${wrongKey}` })).status, 403)
   const rs = await idp.mint({ sub: 'dev', role: 'admin' }, { issuer: 'https://dev.local/' })
   assert.equal((await dev.call('GET', '/api/auth/me', undefined, { authorization: `Bearer ${rs}` })).status, 403)
+})
+
+test('a verified bearer is remembered only until it expires, and only under the configuration that verified it', async () => {
+  const key = 'm'.repeat(40)
+  const dev = await startOrchestrator({
+    config: { api_oidc: { issuer: 'https://dev.local/', algorithm: 'HS256', key, clock_tolerance_seconds: 0 } }
+  })
+  const sign = (exp: number, secret = key) =>
+    new SignJWT({ sub: 'dev', role: 'admin' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer('https://dev.local/')
+      .setExpirationTime(exp)
+      .sign(new TextEncoder().encode(secret))
+  const me = async (token: string) => (await dev.call('GET', '/api/auth/me', undefined, { authorization: `Bearer ${token}` })).status
+
+  const exp = Math.floor(Date.now() / 1000) + 2
+  const shortLived = await sign(exp)
+  assert.equal(await me(shortLived), 200)
+  assert.equal(await me(shortLived), 200, 'the remembered token')
+  await new Promise((resolve) => setTimeout(resolve, exp * 1000 - Date.now() + 100))
+  assert.equal(await me(shortLived), 403, 'remembered past its exp')
+
+  const hourLong = await sign(Math.floor(Date.now() / 1000) + 3600)
+  assert.equal(await me(hourLong), 200)
+  const configFile = path.join(dev.project.root, '.quartet', 'config.json')
+  const current = JSON.parse(fs.readFileSync(configFile, 'utf8')) as { api_oidc: Record<string, unknown> }
+  fs.writeFileSync(configFile, JSON.stringify({ ...current, api_oidc: { ...current.api_oidc, key: 'n'.repeat(40) } }))
+  assert.equal(await me(hourLong), 403, 'remembered under a key the configuration no longer holds')
+  assert.equal(await me(await sign(Math.floor(Date.now() / 1000) + 3600, 'n'.repeat(40))), 200)
 })

@@ -118,9 +118,42 @@ export interface OidcBearerOptions {
   sessions: () => SessionTokens
   /** A refused token's reason, for the log (never the token). */
   onRefused?: (reason: string) => void
+  /** Milliseconds since the epoch (tests move it). */
+  now?: () => number
 }
 
 type Verify = (token: string) => Promise<Principal | null>
+
+/** How long a verified bearer is trusted without verifying it again; never past its `exp`. */
+const VERIFIED_TTL_MS = 60_000
+const VERIFIED_MAX = 1024
+
+/**
+ * Bearers verified recently, by token: a dashboard or script presents the same token on every
+ * request, and a signature check per request costs more than the request. Bounded in time (the
+ * JWKS cache keeps a removed key for longer anyway) and in size (oldest first out); one cache per
+ * configuration, so a changed api_oidc forgets every entry.
+ */
+function verifiedBearers(now: () => number) {
+  const entries = new Map<string, { principal: Principal; until: number }>()
+  return {
+    get(token: string): Principal | undefined {
+      const hit = entries.get(token)
+      if (hit === undefined) return undefined
+      if (hit.until > now()) return hit.principal
+      entries.delete(token)
+      return undefined
+    },
+    remember(token: string, principal: Principal, payload: JWTPayload): Principal {
+      const until = Math.min(now() + VERIFIED_TTL_MS, typeof payload.exp === 'number' ? payload.exp * 1000 : Infinity)
+      if (until <= now()) return principal
+      if (entries.size >= VERIFIED_MAX) entries.delete(entries.keys().next().value as string)
+      const frozen = Object.freeze(principal)
+      entries.set(token, { principal: frozen, until })
+      return frozen
+    }
+  }
+}
 
 /**
  * The verifier of OIDC bearers in force: api_oidc tokens, and Quartet session tokens while
@@ -142,21 +175,26 @@ export function createOidcBearer(options: OidcBearerOptions): () => Verify | nul
     const key = JSON.stringify([oidc, sessionsOn])
     if (cached?.key === key) return cached.verify
     const verifier = oidc === undefined ? null : apiOidcVerifier(oidc, options.fetch)
+    const verified = verifiedBearers(options.now ?? Date.now)
     const verify: Verify | null =
       verifier === null && !sessionsOn
         ? null
         : async (token) => {
             if (!isJwtShaped(token)) return null
+            const known = verified.get(token)
+            if (known !== undefined) return known
             if (sessionsOn && options.sessions().isSession(token)) {
               try {
-                return principalOfClaims(await options.sessions().verifier.verify(token), SESSION_CLAIMS)
+                const payload = await options.sessions().verifier.verify(token)
+                return verified.remember(token, principalOfClaims(payload, SESSION_CLAIMS), payload)
               } catch (error) {
                 return refuse(error)
               }
             }
             if (verifier === null || oidc === undefined) return null
             try {
-              return principalOfClaims(await verifier.verify(token), oidc)
+              const payload = await verifier.verify(token)
+              return verified.remember(token, principalOfClaims(payload, oidc), payload)
             } catch (error) {
               return refuse(error)
             }
