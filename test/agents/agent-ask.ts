@@ -1,7 +1,7 @@
 // A real agent CLI in the `ask` posture, run by Quartet as a user would: `quartet init`, the agent's permissions set
 // to "ask", `quartet serve` (the permission request reaches it), `quartet plan`, `quartet run`. The scripted model asks
 // for a shell command the worktree posture does not allow. Claude Code calls Quartet's MCP permission tool; Codex runs
-// its PreToolUse hook, `quartet approval-hook` (both wired by the driver with the task id). The task shows
+// its PreToolUse hook, Gemini CLI its BeforeTool hook, `quartet approval-hook` (each wired by the driver with the task id). The task shows
 // AWAITING_APPROVAL until a human decides over the HTTP route. Used by run-<agent>-ask-<decision>.contract.test.ts (one
 // file each: a run takes most of the runner's time per file on a busy machine).
 import assert from 'node:assert/strict'
@@ -14,7 +14,7 @@ import { eventually } from '../helpers/orchestrator.js'
 import type { Turn } from '../helpers/model-server/index.js'
 import { OFF, project } from './quartet-run.js'
 
-export type AskingAgent = 'claude' | 'codex'
+export type AskingAgent = 'claude' | 'codex' | 'gemini'
 
 /** The pinned CLI, or why its tests are skipped. */
 export async function askingCli(agent: AskingAgent): Promise<AgentCliInstall | { skipped: string; version: string }> {
@@ -29,8 +29,12 @@ const ASK: Record<AskingAgent, Turn> = {
   // Thinking time before the first tool call: `quartet mcp` runs from source through tsx here (seconds on a busy
   // machine, not the built CLI's fraction of one), and Claude -p asks only a permission tool that is connected.
   claude: { tools: [{ name: 'Bash', input: { command: RELEASE, description: 'release' } }], delayMs: 8000 },
-  codex: { tools: [{ name: 'exec_command', input: { cmd: RELEASE } }] }
+  codex: { tools: [{ name: 'exec_command', input: { cmd: RELEASE } }] },
+  gemini: { tools: [{ name: 'run_shell_command', input: { command: RELEASE } }] }
 }
+
+/** The tool name the permission request carries (Codex's hook names its shell Bash, as Claude Code does). */
+export const SHELL_TOOL: Record<AskingAgent, string> = { claude: 'Bash', codex: 'Bash', gemini: 'run_shell_command' }
 
 export async function askAndDecide(t: TestContext, agent: AskingAgent, decision: 'allow' | 'deny') {
   const cli = await askingCli(agent)
@@ -75,8 +79,8 @@ export async function askAndDecide(t: TestContext, agent: AskingAgent, decision:
     `${agent}'s permission request`
   )
   assert.equal(request.request.taskId, 's1-1', 'the request carries the task id')
-  assert.equal(request.request.toolName, 'Bash')
-  assert.match(request.request.summary, /^Bash: node -e/)
+  assert.equal(request.request.toolName, SHELL_TOOL[agent])
+  assert.ok(request.request.summary.startsWith(`${SHELL_TOOL[agent]}: node -e`), request.request.summary)
   const tasks = (await api('GET', '/api/tasks')).json as Array<{ id: string; status: string }>
   assert.equal(tasks.find((task) => task.id === 's1-1')?.status, 'AWAITING_APPROVAL', why())
   const decided = await api(

@@ -40,7 +40,11 @@ async function play(
   t: TestContext,
   scenario: (ws: Workspace) => Scenario,
   args: string[] | ((ws: Workspace) => string[]),
-  options: { settings?: Record<string, unknown>; files?: (ws: Workspace) => Record<string, string> } = {}
+  options: {
+    settings?: Record<string, unknown>
+    files?: (ws: Workspace) => Record<string, string>
+    env?: (ws: Workspace) => Record<string, string>
+  } = {}
 ): Promise<Played> {
   if (cli.skipped !== undefined) throw new Error(cli.skipped)
   const ws = makeWorkspace()
@@ -52,8 +56,11 @@ async function play(
   fs.mkdirSync(path.join(ws.home, '.gemini'))
   const settings = { security: { auth: { selectedType: 'gemini-api-key' } }, ...options.settings }
   fs.writeFileSync(path.join(ws.home, '.gemini', 'settings.json'), JSON.stringify(settings, null, 2))
-  for (const [file, content] of Object.entries(options.files?.(ws) ?? {})) fs.writeFileSync(file, content)
-  const env = { ...baseEnv(ws), GEMINI_API_KEY: 'scripted-key', GOOGLE_GEMINI_BASE_URL: server.url }
+  for (const [file, content] of Object.entries(options.files?.(ws) ?? {})) {
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    fs.writeFileSync(file, content)
+  }
+  const env = { ...baseEnv(ws), GEMINI_API_KEY: 'scripted-key', GOOGLE_GEMINI_BASE_URL: server.url, ...options.env?.(ws) }
   const extra = typeof args === 'function' ? args(ws) : args
   const run = await runAgent(cli.bin, ['-p', PROMPT, '-o', 'stream-json', '-m', MODEL, ...extra], { cwd: ws.repo, env, leftover: ws.root })
   assert.equal(run.timedOut, false, explain(run, server))
@@ -199,6 +206,119 @@ describe(`Gemini CLI ${cli.version} (gemini -p, stream-json) against a scripted 
       assert.equal(inputs[0].hook_event_name, 'BeforeTool')
       assert.equal(inputs[0].tool_name, 'run_shell_command')
       assert.deepEqual(inputs[0].tool_input, { command: 'touch BLOCK-ME.txt' })
+    }
+  )
+
+  // The ask posture: a BeforeTool hook for one run, configured outside the worktree, gating the shell tool.
+  const shell = (command: string) => ({ tools: [{ name: 'run_shell_command', input: { command } }] })
+  const ASK = [...WORKTREE, '--allowed-tools', 'run_shell_command']
+  /** Gemini's home moved (GEMINI_CLI_HOME) to a folder outside the repository whose user settings carry `hooks`. */
+  const movedHome = (hooks: unknown) => ({
+    files: (ws: Workspace) => ({
+      [path.join(ws.root, 'gemini-home', '.gemini', 'settings.json')]: JSON.stringify({
+        security: { auth: { selectedType: 'gemini-api-key' } },
+        hooks
+      })
+    }),
+    env: (ws: Workspace) => ({ GEMINI_CLI_HOME: path.join(ws.root, 'gemini-home') })
+  })
+  const shellHook = (command: string, timeout?: number) => ({
+    BeforeTool: [{ matcher: 'run_shell_command', hooks: [{ type: 'command', command, ...(timeout ? { timeout } : {}) }] }]
+  })
+  /** What `quartet approval-hook` prints on an allow (exit 0). */
+  const QUARTET_ALLOW = JSON.stringify({
+    hookSpecificOutput: { hookEventName: 'BeforeTool', permissionDecision: 'allow', permissionDecisionReason: 'approved in Quartet' }
+  })
+  const DECIDER = [
+    'input=$(cat)',
+    `{ printf '%s' "$input" | tr '\\n' ' '; echo; } >> "$HOME/../hook-inputs.jsonl"`,
+    'case "$input" in',
+    `  *BLOCK-ME*) echo "blocked by the approver" >&2; exit 2;;`,
+    `  *SILENT-ME*) exit 2;;`,
+    `  *FAIL-ME*) echo "deny?" >&2; exit 1;;`,
+    `  *JSON-DENY-ME*) echo '{"decision":"deny","reason":"denied in JSON"}'; exit 0;;`,
+    `  *JSON-EXIT2-ME*) echo '{"decision":"deny","reason":"denied in JSON, exit 2"}'; echo "stderr words" >&2; exit 2;;`,
+    `  *ALLOW-ME*) echo '${QUARTET_ALLOW}'; exit 0;;`,
+    'esac',
+    'exit 1'
+  ].join('\n')
+
+  test(
+    'ask: --allowed-tools offers the shell under auto_edit; a BeforeTool hook from a moved home (GEMINI_CLI_HOME) gates it',
+    LIMIT,
+    async (t) => {
+      const markers = ['BLOCK-ME', 'SILENT-ME', 'FAIL-ME', 'JSON-DENY-ME', 'JSON-EXIT2-ME', 'ALLOW-ME']
+      const { ws, server, run } = await play(
+        t,
+        () => ({ turns: [...markers.map((m) => shell(`touch ${m}.txt`)), { text: 'done' }] }),
+        ASK,
+        movedHome(shellHook(DECIDER))
+      )
+      const why = explain(run, server)
+      assert.equal(run.code, 0, why)
+      assert.ok(server.turnRequests()[0]?.request?.tools.includes('run_shell_command'), why)
+      const ran = markers.filter((m) => ws.read(`${m}.txt`) !== undefined)
+      // Exit 2 blocks only through its words (stderr as plain text is a "deny"); a silent exit 2 and exit 1 let it run.
+      assert.deepEqual(ran, ['SILENT-ME', 'FAIL-ME', 'ALLOW-ME'], why)
+      const results = toolResults(server)
+      assert.match(results[0] ?? '', /Tool execution blocked: blocked by the approver/)
+      assert.match(results[3] ?? '', /Tool execution blocked: denied in JSON/)
+      assert.match(results[4] ?? '', /Tool execution blocked: denied in JSON, exit 2/)
+      assert.equal(run.events.find((e) => e.type === 'tool_result')?.error?.type, 'policy_violation')
+      const inputs = hookInputs(ws)
+      assert.equal(inputs.length, markers.length, why)
+      const [first] = inputs
+      assert.equal(first.hook_event_name, 'BeforeTool')
+      assert.equal(first.tool_name, 'run_shell_command')
+      assert.deepEqual(first.tool_input, { command: 'touch BLOCK-ME.txt' })
+      assert.equal(fs.realpathSync(first.cwd), fs.realpathSync(ws.repo))
+      assert.equal(first.tool_use_id, undefined, 'no call id')
+      assert.deepEqual(Object.keys(first).sort(), [
+        'cwd',
+        'hook_event_name',
+        'session_id',
+        'timestamp',
+        'tool_input',
+        'tool_name',
+        'transcript_path'
+      ])
+      assert.deepEqual(
+        fs.readdirSync(ws.repo).sort(),
+        ['.git', 'README.md', ...ran.map((m) => `${m}.txt`)].sort(),
+        'nothing else in the repo'
+      )
+    }
+  )
+
+  test('ask: a hook that outlives its timeout (ms) is killed and does NOT block: the command runs', LIMIT, async (t) => {
+    const slow = `cat > /dev/null; touch "$HOME/../hook-started"; exec sleep 30`
+    const { ws, server, run } = await play(
+      t,
+      () => ({ turns: [shell('touch LATE.txt'), { text: 'done' }] }),
+      ASK,
+      movedHome(shellHook(slow, 2000))
+    )
+    const why = explain(run, server)
+    assert.equal(run.code, 0, why)
+    assert.ok(fs.existsSync(path.join(ws.root, 'hook-started')), `the hook ran: ${why}`)
+    // Fail-open: so the ask posture gives Quartet's hook a deadline shorter than the hook's timeout.
+    assert.equal(ws.read('LATE.txt'), '', `a timed-out hook lets the command run: ${why}`)
+    assert.ok(run.ms >= 2000 && run.ms < 30_000, `${run.ms} ms`)
+  })
+
+  test(
+    'a system settings file (GEMINI_CLI_SYSTEM_SETTINGS_PATH) not owned by root, or in a writable folder, is ignored',
+    LIMIT,
+    async (t) => {
+      const { ws, server, run } = await play(t, () => ({ turns: [shell('touch BLOCK-ME.txt'), { text: 'done' }] }), ASK, {
+        files: (ws) => ({ [path.join(ws.root, 'system', 'settings.json')]: JSON.stringify({ hooks: shellHook(DECIDER) }) }),
+        env: (ws) => ({ GEMINI_CLI_SYSTEM_SETTINGS_PATH: path.join(ws.root, 'system', 'settings.json') })
+      })
+      const why = explain(run, server)
+      assert.equal(run.code, 0, why)
+      assert.match(run.stderr, /Security Warning: Skipping system settings file .*(not owned by root|writable by group or others)/, why)
+      assert.deepEqual(hookInputs(ws), [], 'its hook never ran')
+      assert.equal(ws.read('BLOCK-ME.txt'), '', 'the command ran ungated')
     }
   )
 

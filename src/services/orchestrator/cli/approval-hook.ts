@@ -4,9 +4,10 @@
  * approval through the running orchestrator (with the task id when a run started the agent) and
  * blocks until a human decides or the request expires.
  *
- * Those CLIs block a call only on exit code 2 (stderr is the reason the model sees); any other
- * failure lets the call run. So every path that is not an explicit allow exits 2: a deny, an
- * expiry, an unreachable server, unreadable input. An allow exits 0 and prints the PreToolUse
+ * Those CLIs block a call only on exit code 2 (stderr is the reason the model sees; Gemini CLI
+ * blocks on those words, not on the code); any other failure lets the call run. So every path that
+ * is not an explicit allow exits 2 with a reason: a deny, an expiry, an unreachable server,
+ * unreadable input. An allow exits 0 and prints the PreToolUse
  * decision JSON, which Claude Code needs to run a tool its permission mode would otherwise refuse.
  */
 import path from 'node:path'

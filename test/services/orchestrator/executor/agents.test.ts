@@ -65,8 +65,8 @@ test("presets and overrides: each preset's worktree posture and reader; a config
   )
   assert.throws(() => resolveCommand('empty', { kind: 'command' }, values), /agent "empty" has neither a preset/)
   assert.throws(
-    () => resolveCommand('gx', { kind: 'command', preset: 'gemini', permissions: 'ask' }, values),
-    /Gemini CLI cannot run with permissions "ask"/
+    () => resolveCommand('qx', { kind: 'command', preset: 'qwen', permissions: 'ask' }, values),
+    /Qwen Code cannot run with permissions "ask"/
   )
 })
 
@@ -77,7 +77,8 @@ test('codex ask posture: every shell command goes through `quartet approval-hook
     sprintId: 's1',
     env: {},
     mcp: { command: 'q', args: [] },
-    approvalHook
+    approvalHook,
+    stateDir: '/p/.quartet/runtime/agents/s1-2'
   })
   assert.deepEqual(ask.args.slice(0, 7), [
     'exec',
@@ -96,6 +97,58 @@ test('codex ask posture: every shell command goes through `quartet approval-hook
   assert.equal(ask.args.at(-1), 'do {workdir} it')
 })
 
+test("gemini ask posture: the shell tool, gated by a BeforeTool hook in the run's own Gemini home (the user's settings kept)", () => {
+  const root = fs.mkdtempSync(path.join(dir, 'gemini-'))
+  const real = path.join(root, 'home', '.gemini')
+  fs.mkdirSync(path.join(real, 'policies'), { recursive: true })
+  fs.writeFileSync(path.join(real, 'oauth_creds.json'), '{}')
+  const mine = { matcher: 'write_file', hooks: [{ type: 'command', command: 'mine' }] }
+  const user = {
+    model: { name: 'm' },
+    hooks: { BeforeTool: [mine] },
+    hooksConfig: { enabled: false, disabled: ['x', 'quartet-approval'] }
+  }
+  fs.writeFileSync(path.join(real, 'settings.json'), JSON.stringify(user))
+  const stateDir = path.join(root, 'state')
+  const approvalHook = { command: '/usr/bin/node', args: ['/q q/main.js', 'approval-hook', '--project', '/p'] }
+  const context = {
+    taskId: 's1-2',
+    sprintId: 's1',
+    env: { HOME: path.join(root, 'home') },
+    mcp: { command: 'q', args: [] },
+    approvalHook,
+    stateDir
+  }
+  const ask = resolveCommand('g', { kind: 'command', preset: 'gemini', permissions: 'ask' }, values, context)
+  assert.deepEqual(ask.args.slice(-4), ['auto_edit', '--skip-trust', '--allowed-tools', 'run_shell_command'])
+  const home = path.join(stateDir, 'gemini-home')
+  assert.deepEqual(ask.env, { GEMINI_CLI_HOME: home })
+  const shadow = path.join(home, '.gemini')
+  assert.deepEqual(fs.readdirSync(shadow).sort(), ['oauth_creds.json', 'policies', 'settings.json'])
+  assert.equal(fs.readlinkSync(path.join(shadow, 'policies')), path.join(real, 'policies'))
+  const settings = JSON.parse(fs.readFileSync(path.join(shadow, 'settings.json'), 'utf8'))
+  assert.deepEqual(settings.model, user.model)
+  assert.deepEqual(settings.hooksConfig, { enabled: true, disabled: ['x'] })
+  assert.deepEqual(settings.hooks.BeforeTool, [
+    mine,
+    {
+      matcher: 'run_shell_command',
+      hooks: [
+        {
+          name: 'quartet-approval',
+          type: 'command',
+          command: "QUARTET_TASK_ID=s1-2 /usr/bin/node '/q q/main.js' approval-hook --project /p --deadline-seconds 86400",
+          timeout: 86_460_000
+        }
+      ]
+    }
+  ])
+  fs.writeFileSync(path.join(real, 'settings.json'), '{ // a comment\n}')
+  assert.throws(() => resolveCommand('g', { kind: 'command', preset: 'gemini', permissions: 'ask' }, values, context), /plain JSON/)
+  const worktree = resolveCommand('g', { kind: 'command', preset: 'gemini' }, values, context)
+  assert.deepEqual([worktree.args.slice(-2), worktree.env], [['auto_edit', '--skip-trust'], {}])
+})
+
 test("claude ask posture: Quartet's MCP permission tool is wired with the task id", () => {
   const mcp = { command: '/usr/bin/node', args: ['/q/dist/cli/main.js', 'mcp', '--project', '/p'] }
   const ask = resolveCommand('c', { kind: 'command', preset: 'claude', permissions: 'ask' }, values, {
@@ -103,7 +156,8 @@ test("claude ask posture: Quartet's MCP permission tool is wired with the task i
     sprintId: 's1',
     env: {},
     mcp,
-    approvalHook: { command: '/usr/bin/node', args: ['/q/dist/cli/main.js', 'approval-hook', '--project', '/p'] }
+    approvalHook: { command: '/usr/bin/node', args: ['/q/dist/cli/main.js', 'approval-hook', '--project', '/p'] },
+    stateDir: '/p/.quartet/runtime/agents/s1-2'
   })
   const config = JSON.parse(ask.args[ask.args.indexOf('--mcp-config') + 1]!)
   assert.deepEqual(config.mcpServers.quartet.command, '/usr/bin/node')
@@ -119,7 +173,8 @@ test('opencode: the posture is merged into the OPENCODE_CONFIG_CONTENT the user 
     sprintId: 's',
     env,
     mcp: { command: 'q', args: [] },
-    approvalHook: { command: 'q', args: ['approval-hook'] }
+    approvalHook: { command: 'q', args: ['approval-hook'] },
+    stateDir: '/p/.quartet/runtime/agents/t'
   })
   assert.deepEqual(JSON.parse(run.env.OPENCODE_CONFIG_CONTENT!), {
     model: 'local/m',

@@ -35,7 +35,8 @@ const DEFAULT_CONTEXT: TemplateContext = {
   sprintId: '',
   env: {},
   mcp: { command: 'quartet', args: ['mcp'] },
-  approvalHook: { command: 'quartet', args: ['approval-hook'] }
+  approvalHook: { command: 'quartet', args: ['approval-hook'] },
+  stateDir: '.quartet/runtime/agents/{taskId}'
 }
 
 export function permissionsOf(agent: CommandAgentConfig): Permissions {
@@ -50,7 +51,7 @@ export function commandTemplate(
   name: string,
   agent: CommandAgentConfig,
   context: TemplateContext = DEFAULT_CONTEXT
-): { argv: readonly string[]; env: Record<string, string>; output: AgentOutputFormat } {
+): { argv: readonly string[]; env: Record<string, string>; output: AgentOutputFormat; prepare?: () => void } {
   const driver = agent.preset ? COMMAND_DRIVERS[agent.preset] : undefined
   const permissions = permissionsOf(agent)
   if (driver && !agent.argv && !driver.permissions.includes(permissions)) {
@@ -65,7 +66,8 @@ export function commandTemplate(
     throw new Error(`agent "${name}" has neither a preset (${Object.keys(COMMAND_DRIVERS).join(', ')}) nor an argv in .quartet/config.json`)
   }
   const output = agent.output ?? (driver?.output as AgentOutputFormat | undefined) ?? 'text'
-  return { argv, env: agent.argv ? {} : (launch?.env ?? {}), output }
+  if (agent.argv) return { argv, env: {}, output }
+  return { argv, env: launch?.env ?? {}, output, ...(launch?.prepare ? { prepare: launch.prepare } : {}) }
 }
 
 const PLACEHOLDER = /\{(prompt|promptFile|taskId|workdir)\}/g
@@ -86,6 +88,7 @@ export function resolveCommand(
   context: TemplateContext = DEFAULT_CONTEXT
 ): ResolvedCommand {
   const template = commandTemplate(name, agent, context)
+  template.prepare?.()
   const [command, ...args] = substitutePlaceholders(template.argv, values)
   if (!command) throw new Error(`agent "${name}" has an empty command`)
   return { command, args, env: template.env, output: template.output, reader: OUTPUT_FORMATS[template.output] }

@@ -35,6 +35,8 @@ export interface OutputReader {
 export interface DriverLaunch {
   argv: string[]
   env: Record<string, string>
+  /** Writes what the run needs outside the worktree (under the context's stateDir); called just before it starts. */
+  prepare?: () => void
 }
 
 export interface LaunchContext {
@@ -47,6 +49,8 @@ export interface LaunchContext {
   mcp: { command: string; args: string[] }
   /** How to run `quartet approval-hook` for this project (for a CLI with a pre-tool hook). */
   approvalHook: { command: string; args: string[] }
+  /** A folder of this task's own, outside any worktree, for configuration a CLI reads only from files. */
+  stateDir: string
 }
 
 export interface CommandDriver {

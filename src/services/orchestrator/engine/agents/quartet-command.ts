@@ -1,5 +1,7 @@
 // This installation's own CLI as a command (for an agent's MCP permission tool and `quartet init`'s lines).
+import path from 'node:path'
 import { selfCommand } from '../../../../core/cli/self-command.js'
+import { runtimeDir } from '../../runtime/private-file.js'
 import type { LaunchContext } from './driver.js'
 
 export { selfCommand as quartetCommand, selfCommandLine as quartetCommandLine, shellWord } from '../../../../core/cli/self-command.js'
@@ -14,6 +16,7 @@ export function launchContext(
     ...task,
     env,
     mcp: selfCommand(['mcp', '--project', projectRoot]),
-    approvalHook: selfCommand(['approval-hook', '--project', projectRoot])
+    approvalHook: selfCommand(['approval-hook', '--project', projectRoot]),
+    stateDir: path.join(runtimeDir(projectRoot), 'agents', task.taskId.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_'))
   }
 }
