@@ -48,7 +48,11 @@ export function rpcRoutes(deps: RpcDeps) {
             data: { requestVersion: envelope.version, expectedVersion: RPC_VERSION }
           })
         if (notImplemented.has(method))
-          return errorEnvelope(id, { code: 'METHOD_NOT_IMPLEMENTED', message: `${method} is not implemented`, data: { method } })
+          return errorEnvelope(id, {
+            code: 'METHOD_NOT_IMPLEMENTED',
+            message: `${method} is part of the protocol but this server does not offer it`,
+            data: { method }
+          })
         const handler = Object.hasOwn(handlers, method) ? handlers[method] : undefined
         if (!handler)
           return errorEnvelope(id, { code: 'UNKNOWN_METHOD', message: `unknown method ${method}`, data: { method, knownMethods } })
