@@ -32,7 +32,10 @@ async function httpRows() {
     JSON.stringify({ api_oidc: { issuer: idp.issuer, audience: idp.audience } })
   )
   const token = 'bench-api-token-0123456789abcdef'
-  const server = await startServer(['orchestrator'], serverEnv({ QUARTET_PROJECT: project, QUARTET_API_TOKEN: token, LOG_LEVEL: 'warn' }, dataDir))
+  const server = await startServer(
+    ['orchestrator'],
+    serverEnv({ QUARTET_PROJECT: project, QUARTET_API_TOKEN: token, LOG_LEVEL: 'warn' }, dataDir)
+  )
   const baseline = await startBaseline()
   try {
     const url = `${server.urls.orchestrator}/api/status`

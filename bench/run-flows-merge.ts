@@ -121,7 +121,10 @@ for (let i = 0; i < 1000; i++) {
 orch.close()
 await database.close()
 
-const server = await startServer(['orchestrator'], serverEnv({ QUARTET_PROJECT: root, QUARTET_API_TOKEN: TOKEN, LOG_LEVEL: 'warn' }, dataDir))
+const server = await startServer(
+  ['orchestrator'],
+  serverEnv({ QUARTET_PROJECT: root, QUARTET_API_TOKEN: TOKEN, LOG_LEVEL: 'warn' }, dataDir)
+)
 const baseline = await startBaseline()
 try {
   const url = `${server.urls.orchestrator}/api/run-flow/list`
