@@ -47,7 +47,13 @@ export function composeIdentity(deps: IdentityDeps) {
         : loadOrCreateSecretKey(path.join(dataDir, 'orchestrator', 'audit-key'), 'audit'))
   })
   const rateRules = createRateRules({ load: () => repositories.enterprise.rateRules(projectId), now: () => clock().getTime() })
-  const enterprise = createEnterpriseService({ repository: repositories.enterprise, projectId, audit, rateRules })
+  const enterprise = createEnterpriseService({
+    repository: repositories.enterprise,
+    projectId,
+    audit,
+    rateRules,
+    now: () => clock().getTime()
+  })
 
   const identity = {
     /** The api_oidc bearer verifier in force (rebuilt when the configuration changes). */

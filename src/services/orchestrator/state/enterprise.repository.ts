@@ -93,16 +93,6 @@ export function createEnterpriseRepository(base: OrchestratorDb, clock: () => Da
         .execute()
       return rows.map((r) => ({ role: r.role, permissions: parsePermissions(r.permissions) }))
     },
-    async rolesNamed(projectId: number, names: readonly string[]): Promise<CustomRole[]> {
-      if (names.length === 0) return []
-      const rows = await db
-        .selectFrom('orch_rbac_roles')
-        .select(['role', 'permissions'])
-        .where('project_id', '=', projectId)
-        .where('role', 'in', [...names])
-        .execute()
-      return rows.map((r) => ({ role: r.role, permissions: parsePermissions(r.permissions) }))
-    },
     async insertRole(projectId: number, role: CustomRole): Promise<void> {
       const at = now()
       await db

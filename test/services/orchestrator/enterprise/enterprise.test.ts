@@ -106,6 +106,24 @@ test('a custom role is enforced on the next request, and changing it changes acc
   assert.deepEqual(rbac.find((r) => r.role === 'viewer')?.permissions, ['read', 'sprint:read'])
 })
 
+test('a role changed by another server on the same database applies within about a second', async () => {
+  const clerk = await bearer({ sub: 'clerk-1', role: 'clerk' })
+  assert.equal((await orch.call('GET', '/api/status', undefined, clerk)).status, 403)
+  // Another process's write: straight into the database, past this server's service.
+  const projectId = await orch.repositories.projects.ensure(orch.project.root)
+  await orch.repositories.enterprise.insertRole(projectId, { role: 'clerk', permissions: ['read'] })
+  const deadline = Date.now() + 3000
+  let status = 403
+  while (status === 403 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    status = (await orch.call('GET', '/api/status', undefined, clerk)).status
+  }
+  assert.equal(status, 200, 'the role written elsewhere is in force within 3 s')
+  await orch.repositories.enterprise.deleteRole(projectId, 'clerk')
+  await new Promise((resolve) => setTimeout(resolve, 1100))
+  assert.equal((await orch.call('GET', '/api/status', undefined, clerk)).status, 403, 'and its removal too')
+})
+
 test('a rate rule is applied: the third call in a minute is 429; loopback is exempt by policy', async () => {
   assert.equal((await orch.call('POST', '/api/enterprise/rate', { id: 'status-2', endpoint: '/api/status', limit: 2 })).status, 201)
   const from = (remoteAddress: string) =>

@@ -1,10 +1,17 @@
 /**
  * Enterprise administration: tenants, RBAC roles (built-in viewer ⊂ operator ⊂ admin, plus custom
- * roles resolved on every request), rate rules, and the audit views.
+ * roles resolved on every request from a copy re-read at least every second), rate rules, and the
+ * audit views.
  */
 import { orchestratorError } from '../../errors.js'
 import { BUILT_IN_PERMISSIONS, BUILT_IN_ROLES, isBuiltInRole, isOidc, type Principal } from '../../principal.js'
-import { isUniqueViolation, type EnterpriseRepository, type RateRule, type Tenant } from '../../state/enterprise.repository.js'
+import {
+  isUniqueViolation,
+  type CustomRole,
+  type EnterpriseRepository,
+  type RateRule,
+  type Tenant
+} from '../../state/enterprise.repository.js'
 import type { AuditService } from './audit.service.js'
 import type { RateRules } from './rate-rules.js'
 
@@ -19,6 +26,45 @@ export interface EnterpriseDeps {
   projectId: number
   audit: AuditService
   rateRules: RateRules
+  /** Milliseconds since the epoch (tests move it). */
+  now?: () => number
+}
+
+/** How long the custom roles read from the database serve requests: another server on the same database changes them too. */
+const ROLES_RELOAD_MS = 1000
+
+/**
+ * The project's custom roles for per-request permission checks, without a query per request:
+ * re-read once older than ROLES_RELOAD_MS, and at once after a change made through this service.
+ */
+function customRoles(load: () => Promise<CustomRole[]>, now: () => number) {
+  let current: { roles: ReadonlyMap<string, readonly string[]>; at: number } | undefined
+  let loading: Promise<ReadonlyMap<string, readonly string[]>> | undefined
+  let generation = 0
+  return {
+    get(): Promise<ReadonlyMap<string, readonly string[]>> {
+      if (current && now() - current.at < ROLES_RELOAD_MS) return Promise.resolve(current.roles)
+      if (loading) return loading
+      const started = generation
+      const read: Promise<ReadonlyMap<string, readonly string[]>> = load()
+        .then((rows) => {
+          const roles = new Map(rows.map((r) => [r.role, r.permissions]))
+          // A change made while this read ran may be missing from it: keep it for this caller only.
+          if (started === generation) current = { roles, at: now() }
+          return roles
+        })
+        .finally(() => {
+          if (loading === read) loading = undefined
+        })
+      loading = read
+      return read
+    },
+    changed() {
+      generation++
+      current = undefined
+      loading = undefined
+    }
+  }
 }
 
 async function unique<T>(what: string, write: () => Promise<T>): Promise<T> {
@@ -37,6 +83,7 @@ function tenantFilterOf(caller: Principal): string | null {
 
 export function createEnterpriseService(deps: EnterpriseDeps) {
   const { repository: repo, projectId } = deps
+  const custom = customRoles(() => repo.roles(projectId), deps.now ?? Date.now)
   return {
     tenants: () => repo.tenants(projectId),
     createTenant: (body: { id: string; name: string; status?: string; users?: number }): Promise<Tenant> =>
@@ -64,28 +111,29 @@ export function createEnterpriseService(deps: EnterpriseDeps) {
       return [...builtIn, ...custom.filter((r) => !isBuiltInRole(r.role)).map((r) => ({ ...r, builtIn: false }))]
     },
     async createRole(body: { role: string; permissions: string[] }): Promise<RoleView> {
-      await unique(`role ${body.role}`, () => repo.insertRole(projectId, body))
+      await unique(`role ${body.role}`, () => repo.insertRole(projectId, body)).finally(custom.changed)
       return { ...body, builtIn: isBuiltInRole(body.role) }
     },
     /** A built-in role without an override gets one; an unknown custom role is 404. */
     async updateRole(role: string, permissions: string[]): Promise<RoleView> {
-      const updated = await repo.updateRole(projectId, { role, permissions })
+      const updated = await repo.updateRole(projectId, { role, permissions }).finally(custom.changed)
       if (!updated) {
         if (!isBuiltInRole(role)) throw orchestratorError('NOT_FOUND', `unknown role ${role}`)
-        await unique(`role ${role}`, () => repo.insertRole(projectId, { role, permissions }))
+        await unique(`role ${role}`, () => repo.insertRole(projectId, { role, permissions })).finally(custom.changed)
       }
       return { role, permissions, builtIn: isBuiltInRole(role) }
     },
     async deleteRole(role: string) {
-      if (!(await repo.deleteRole(projectId, role))) throw orchestratorError('NOT_FOUND', `unknown custom role ${role}`)
+      if (!(await repo.deleteRole(projectId, role).finally(custom.changed)))
+        throw orchestratorError('NOT_FOUND', `unknown custom role ${role}`)
       return { ok: true as const, id: role, role }
     },
     /** The permissions of role names now (custom rows first, else the built-in matrix). */
     async permissionsOf(roles: readonly string[]): Promise<ReadonlySet<string>> {
-      const custom = new Map((await repo.rolesNamed(projectId, roles)).map((r) => [r.role, r.permissions]))
+      const defined = roles.length === 0 ? undefined : await custom.get()
       const granted = new Set<string>()
       for (const role of roles) {
-        const permissions = custom.get(role) ?? (isBuiltInRole(role) ? BUILT_IN_PERMISSIONS[role] : [])
+        const permissions = defined?.get(role) ?? (isBuiltInRole(role) ? BUILT_IN_PERMISSIONS[role] : [])
         for (const permission of permissions) granted.add(permission)
       }
       return granted
