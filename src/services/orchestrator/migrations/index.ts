@@ -17,6 +17,7 @@ import { autonomousMigration } from './0015-autonomous.js'
 import { nervousMigration } from './0016-nervous.js'
 import { terminalMigration } from './0017-terminal.js'
 import { taskXverifyMigration } from './0018-task-xverify.js'
+import { runFlowsPageIndexMigration } from './0019-run-flows-page-index.js'
 
 export const orchestratorMigrations: MigrationSet = {
   orchestrator_0001_init: initMigration,
@@ -38,5 +39,6 @@ export const orchestratorMigrations: MigrationSet = {
   orchestrator_0016_nervous: nervousMigration,
   orchestrator_0017_terminal: terminalMigration,
   // Numbered 0020 on a work branch (0018 and 0019 were reserved and never used).
-  orchestrator_0018_task_xverify: { ...taskXverifyMigration, renamedFrom: ['orchestrator_0020_task_xverify'] }
+  orchestrator_0018_task_xverify: { ...taskXverifyMigration, renamedFrom: ['orchestrator_0020_task_xverify'] },
+  orchestrator_0019_run_flows_page_index: runFlowsPageIndexMigration
 }
