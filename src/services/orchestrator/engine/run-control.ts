@@ -19,16 +19,7 @@ export const RECOVERY_COMMAND = 'quartet run --resume'
 
 export type Lifecycle = 'IDLE' | 'ACTIVE' | 'ORPHANED' | 'COMPLETE' | 'ABORTED'
 
-export interface Progress {
-  done: number
-  active: number
-  blocked: number
-  noGo: number
-  pending: number
-  orphaned: number
-  cancelled: number
-  total: number
-}
+export type Progress = Record<'done' | 'active' | 'blocked' | 'noGo' | 'pending' | 'orphaned' | 'cancelled' | 'total', number>
 
 export interface RunControlOptions {
   repositories: Pick<OrchestratorRepositories, 'jobs' | 'sprints' | 'tasks' | 'attempts' | 'events' | 'approvals'>
@@ -97,9 +88,18 @@ export function createRunControl(options: RunControlOptions) {
     return `job process ${job.pid} on ${job.hostname ?? 'another host'} sent no heartbeat for ${Math.round(silentMs / 1000)} s`
   }
 
+  async function finishRunningAttempts(jobId: number, status: 'ORPHANED' | 'CANCELLED', reason: string) {
+    for (const attempt of await repos.attempts.listRunning({ jobId })) {
+      await repos.attempts.finish(attempt.id, { status, exitCode: null, reason, transient: false, agentMs: null })
+    }
+  }
+
+  /** Jobs this process is killing: their death is the kill's to record (killed), not an orphaning. */
+  const killing = new Set<number>()
+
   async function reconcile(projectId: number): Promise<{ orphanedJob: number | null; orphanedTasks: string[]; killedPids: number[] }> {
     const job = await repos.jobs.active(projectId)
-    const reason = job ? jobDeath(job) : null
+    const reason = job && !killing.has(job.id) ? jobDeath(job) : null
     if (!job || !reason) return { orphanedJob: null, orphanedTasks: [], killedPids: [] }
     // Only one reconciler wins the job; the others see it already ended.
     if (!(await repos.jobs.finish(job.id, 'orphaned', { error: reason }))) return { orphanedJob: null, orphanedTasks: [], killedPids: [] }
@@ -109,9 +109,7 @@ export function createRunControl(options: RunControlOptions) {
     const orphanedTasks = await repos.tasks.transitionAll(job.sprintId, 'ORPHANED', { reason })
     const killedPids = await killAttemptGroups(job)
     await withdrawRequests(projectId, orphanedTasks, reason)
-    for (const attempt of await repos.attempts.listRunning({ jobId: job.id })) {
-      await repos.attempts.finish(attempt.id, { status: 'ORPHANED', exitCode: null, reason, transient: false, agentMs: null })
-    }
+    await finishRunningAttempts(job.id, 'ORPHANED', reason)
     await repos.events.append(projectId, {
       type: 'job_orphaned',
       sprintId: job.sprintId,
@@ -310,6 +308,15 @@ export function createRunControl(options: RunControlOptions) {
     await reconcile(projectId)
     const job = await repos.jobs.active(projectId)
     if (!job) return { killed: false as const, jobId: null, jobPid: null, killedPids: [] as number[], cancelledTasks: [] as string[] }
+    killing.add(job.id)
+    try {
+      return await killActive(projectId, job)
+    } finally {
+      killing.delete(job.id)
+    }
+  }
+
+  async function killActive(projectId: number, job: Job) {
     // A queued job's process (its pid is known from the launch) has not claimed the job yet: the
     // kill is recorded below, and the process exits when it finds the job no longer queued.
     const claimed = job.status === 'running'
@@ -324,15 +331,7 @@ export function createRunControl(options: RunControlOptions) {
       finishedAt: options.clock().toISOString()
     })
     await withdrawRequests(projectId, cancelledTasks, KILLED_BY_USER)
-    for (const attempt of await repos.attempts.listRunning({ jobId: job.id })) {
-      await repos.attempts.finish(attempt.id, {
-        status: 'CANCELLED',
-        exitCode: null,
-        reason: KILLED_BY_USER,
-        transient: false,
-        agentMs: null
-      })
-    }
+    await finishRunningAttempts(job.id, 'CANCELLED', KILLED_BY_USER)
     if (await repos.jobs.finish(job.id, 'killed', { error: KILLED_BY_USER })) {
       await repos.sprints.setStatus(job.sprintId, 'ABORTED', {
         stopReason: KILLED_BY_USER,
