@@ -166,8 +166,17 @@ export function createOidcBearer(options: OidcBearerOptions): () => Verify | nul
     options.onRefused?.(error instanceof JwtVerifyError ? error.reason : 'error')
     return null
   }
+  let lastRead: { read: ReturnType<ProjectConfigSource['read']>; verify: Verify | null } | undefined
   return () => {
     const read = options.config.read()
+    // The source hands back the same result until the file changes: nothing to compare then.
+    if (lastRead?.read === read) return lastRead.verify
+    const verify = verifierFor(read)
+    lastRead = { read, verify }
+    return verify
+  }
+
+  function verifierFor(read: ReturnType<ProjectConfigSource['read']>): Verify | null {
     if (read.errors.length > 0) return null
     const oidc = read.config.api_oidc
     const sessionsOn = dashboardOidcEnabled(read.config.dashboard_oidc)
