@@ -7,12 +7,12 @@
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
-import type { TestContext } from 'node:test'
+import { describe, test, type TestContext } from 'node:test'
 import { installAgentCli, type AgentCliInstall } from '../helpers/agent-clis.js'
 import { startCli } from '../helpers/cli.js'
 import { eventually } from '../helpers/orchestrator.js'
 import type { Turn } from '../helpers/model-server/index.js'
-import { OFF, project } from './quartet-run.js'
+import { OFF, project, tasksOf } from './quartet-run.js'
 
 export type AskingAgent = 'claude' | 'codex' | 'gemini'
 
@@ -94,4 +94,34 @@ export async function askAndDecide(t: TestContext, agent: AskingAgent, decision:
   assert.equal(decided.status, 200, JSON.stringify(decided.json))
   const run = await running
   return { p, run, approvalId: request.request.id as string, why }
+}
+
+/**
+ * The whole test of one agent and one decision, for a file of its own (run-<agent>-ask-<decision>): allowed, the
+ * command's file is in the task's commit; denied, the task is NO_GO naming the human's denial and the command never ran.
+ */
+export async function askTest(agent: AskingAgent, decision: 'allow' | 'deny'): Promise<void> {
+  const cli = await askingCli(agent)
+  describe(`quartet run with ${agent} ${cli.version} in the ask posture`, { skip: cli.skipped ?? false }, () => {
+    if (decision === 'allow') {
+      test('allowed: the command runs and the task ends DONE with its commit', { timeout: 170_000 }, async (t) => {
+        const { p, why } = await askAndDecide(t, agent, 'allow')
+        const [task] = tasksOf(await p.status(0))
+        assert.equal(task.status, 'DONE', `${task.reason}\n${why()}`)
+        assert.equal(p.ws.git('show', `${task.commitSha}:released.txt`), 'released\n', why())
+      })
+      return
+    }
+    test('denied: the command never runs, the task ends NO_GO and its reason names the denial', { timeout: 170_000 }, async (t) => {
+      const { p, approvalId, why } = await askAndDecide(t, agent, 'deny')
+      const [task] = tasksOf(await p.status(1))
+      assert.equal(task.status, 'NO_GO', why())
+      const denied = new RegExp(
+        `a human \\(tok:[0-9a-f]{12}\\) denied ${SHELL_TOOL[agent]}: node -e .*\\(${approvalId}: deny in the test\\)`
+      )
+      assert.match(task.reason, denied, why())
+      const released = path.join(p.ws.repo, '.quartet', 'worktrees', 's1', 's1-1', 'released.txt')
+      assert.ok(!fs.existsSync(released), 'the command did not run')
+    })
+  })
 }
