@@ -26,7 +26,8 @@ export const SCRIPTS: BenchScript[] = [
   { id: 'dashboard', title: 'Dashboards', file: 'dashboard.ts', args: ['all', '3'], timeoutMs: 180_000 },
   { id: 'terminal-chat', title: 'Terminal and chat', file: 'terminal-chat.ts', env: { BENCH_SECONDS: '6' }, timeoutMs: 120_000 },
   { id: 'identity-auth', title: 'Identity: OIDC and audit', file: 'identity-auth.ts', env: { BENCH_SECONDS: '3' }, timeoutMs: 120_000 },
-  { id: 'watchdog', title: 'Job watchdog', file: 'orchestrator-watchdog.ts', args: ['10'], timeoutMs: 120_000 },
+  { id: 'watchdog', title: 'Job watchdog', file: 'orchestrator-watchdog.ts', args: ['20'], timeoutMs: 180_000 },
+  { id: 'orphan', title: 'Job death seen by a server', file: 'orchestrator-orphan.ts', args: ['10'], timeoutMs: 180_000 },
   {
     id: 'run-flows-merge',
     title: 'Run flows and merge queue',
