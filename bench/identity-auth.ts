@@ -2,8 +2,9 @@
  * OIDC vs API-token cost, and the audit chain's append cost: starts the built `quartet serve
  * orchestrator` (as `npm start` runs it) over a scratch project whose api_oidc points at a local
  * identity provider (RS256, JWKS over HTTP), loads `GET /api/status` with the API token, with an
- * OIDC token and a raw node:http baseline in interleaved rounds (10 connections, BENCH_SECONDS
- * each, loopback), then times N audit appends on a scratch SQLite database.
+ * OIDC token and a raw node:http baseline in interleaved rounds (BENCH_CONNECTIONS, default 50 as
+ * in the HTTP table of docs/benchmarks.md; BENCH_SECONDS each; loopback), then times N audit
+ * appends on a scratch SQLite database.
  * Run: node --import tsx bench/identity-auth.ts (after `npm run build`)
  */
 import fs from 'node:fs'
@@ -16,10 +17,11 @@ import { createAuditService } from '../src/services/orchestrator/modules/enterpr
 import type { OrchestratorDb } from '../src/services/orchestrator/state/db.js'
 import { createOrchestratorRepositories } from '../src/services/orchestrator/state/repositories.js'
 import { startTestIdentityProvider } from '../test/helpers/idp.js'
-import { CLI, load, median, reportRows, serverEnv, startBaseline, startServer, stop } from './harness.js'
+import { CLI, CONNECTIONS, load, median, reportRows, serverEnv, startBaseline, startServer, stop } from './harness.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
 const APPENDS = Number(process.env.BENCH_APPENDS ?? 2000)
+const CONNECTIONS_USED = Number(process.env.BENCH_CONNECTIONS ?? CONNECTIONS)
 
 async function httpRows() {
   if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first`)
@@ -40,9 +42,9 @@ async function httpRows() {
   try {
     const url = `${server.urls.orchestrator}/api/status`
     const oidc = await idp.mint({ sub: 'bench', role: 'operator' })
-    const byToken = { method: 'GET' as const, headers: { authorization: `Bearer ${token}` }, connections: 10 }
-    const byOidc = { method: 'GET' as const, headers: { authorization: `Bearer ${oidc}` }, connections: 10 }
-    const raw = { method: 'GET' as const, connections: 10 }
+    const byToken = { method: 'GET' as const, headers: { authorization: `Bearer ${token}` }, connections: CONNECTIONS_USED }
+    const byOidc = { method: 'GET' as const, headers: { authorization: `Bearer ${oidc}` }, connections: CONNECTIONS_USED }
+    const raw = { method: 'GET' as const, connections: CONNECTIONS_USED }
     await load(url, byToken, 1)
     await load(url, byOidc, 1)
     const rounds: { base: number; token: number; oidc: number; tokenP99: number; oidcP99: number; failures: number }[] = []
@@ -124,7 +126,7 @@ reportRows([
     service: 'orchestrator',
     name:
       'GET /api/status with an OIDC bearer (RS256, JWKS) vs the API token and a raw node:http baseline: ' +
-      `built server, 10 connections, 3 × ${SECONDS} s interleaved rounds, medians`,
+      `built server, ${CONNECTIONS_USED} connections, 3 × ${SECONDS} s interleaved rounds, medians`,
     result: {
       metrics: {
         ...http,
