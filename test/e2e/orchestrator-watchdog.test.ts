@@ -4,14 +4,15 @@ import path from 'node:path'
 import { test } from 'node:test'
 import { eventually, liveMembers, processLives, sandbox, tracked } from './orchestrator.sandbox.js'
 
-/** Live job-watchdog processes working for this project (they run in the project directory, like their job). */
-function watchdogsOf(root: string): number[] {
+/** Live job-watchdog processes working for this sandbox (their environment names its data dir; they run in "/"). */
+function watchdogsOf(dataDir: string): number[] {
   const found: number[] = []
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue
     try {
       if (!fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('job-watchdog')) continue
-      if (fs.readlinkSync(`/proc/${entry}/cwd`) === root && processLives(Number(entry))) found.push(Number(entry))
+      const environ = fs.readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0')
+      if (environ.includes(`QUARTET_DATA_DIR=${dataDir}`) && processLives(Number(entry))) found.push(Number(entry))
     } catch {
       /* exited meanwhile, or another user's */
     }
@@ -26,9 +27,9 @@ test('a job watchdog never outlives its job: none remains after a normal run, no
   assert.equal(run.code, 0, run.stdout + run.stderr)
   assert.equal((await box.statusJson()).lifecycle, 'COMPLETE')
   await eventually(
-    () => watchdogsOf(box.root).length === 0,
+    () => watchdogsOf(box.env.QUARTET_DATA_DIR!).length === 0,
     15_000,
-    () => `the watchdogs ${watchdogsOf(box.root).join(', ')} to exit`
+    () => `the watchdogs ${watchdogsOf(box.env.QUARTET_DATA_DIR!).join(', ')} to exit`
   )
 
   fs.writeFileSync(path.join(box.root, 'DIRECTIVES.md'), '## Task 1: slow\nAgent: slow\nTakes long.\n')
@@ -40,14 +41,16 @@ test('a job watchdog never outlives its job: none remains after a normal run, no
   const jobPid: number = status.job.pid
   const agentPid = Number(fs.readFileSync(pidFile, 'utf8'))
   tracked.add(agentPid)
-  const watchdogs = watchdogsOf(box.root)
+  const watchdogs = watchdogsOf(box.env.QUARTET_DATA_DIR!)
   assert.equal(watchdogs.length, 1, 'the running job has its one watchdog')
+  // In "/", not the project: a removed project directory must not break it (module loading resolves against the cwd).
+  for (const pid of watchdogs) assert.equal(fs.readlinkSync(`/proc/${pid}/cwd`), '/')
   for (const pid of watchdogs) tracked.add(pid)
   process.kill(jobPid, 'SIGKILL')
   await eventually(() => liveMembers(agentPid).length === 0, 15_000, 'the agent to be stopped by the watchdog')
   await eventually(
-    () => watchdogsOf(box.root).length === 0,
+    () => watchdogsOf(box.env.QUARTET_DATA_DIR!).length === 0,
     15_000,
-    () => `the watchdogs ${watchdogsOf(box.root).join(', ')} to exit`
+    () => `the watchdogs ${watchdogsOf(box.env.QUARTET_DATA_DIR!).join(', ')} to exit`
   )
 })

@@ -21,28 +21,10 @@ if (!values.mark || !Number.isFinite(graceMs) || graceMs < 0 || (jobPid !== null
   process.exit(2)
 }
 const PARENT_CHECK_MS = 1000
-const FALLBACK_EXIT_MS = 2000
 const mark = `${JOB_MARK_VAR}=${values.mark}`
 process.stdin.resume()
 process.stdin.on('error', () => {})
 let fired = false
-let parentCheck: NodeJS.Timeout | undefined
-const ignore = () => {}
-
-/**
- * Ends by letting the event loop run dry rather than by process.exit(): under a module loader
- * thread (tsx in development) an exit from here was seen to hang for ever in Node 20, leaving the
- * watchdog behind. A fallback exit follows if something still holds the loop.
- */
-function finish(code: number): void {
-  process.exitCode = code
-  if (parentCheck) clearInterval(parentCheck)
-  process.stdin.destroy()
-  process.off('SIGTERM', ignore)
-  process.off('SIGHUP', ignore)
-  setTimeout(() => process.exit(code), FALLBACK_EXIT_MS).unref()
-}
-
 // A job that ends normally half-closes the pipe ('end' only); a killed one closes it ('end' and/or 'close').
 const onJobGone = () => {
   if (fired) return
@@ -50,11 +32,11 @@ const onJobGone = () => {
   void killProcessTree({ marks: [[mark]] }, graceMs).then(
     (pids) => {
       if (pids.length > 0) process.stderr.write(`job-watchdog: the job ended; stopped its processes ${pids.join(', ')}\n`)
-      finish(0)
+      process.exit(0)
     },
     (error: unknown) => {
       process.stderr.write(`job-watchdog: ${String(error)}\n`)
-      finish(1)
+      process.exit(1)
     }
   )
 }
@@ -62,7 +44,7 @@ process.stdin.once('end', onJobGone)
 process.stdin.once('close', onJobGone)
 if (jobPid !== null) {
   // getppid() changes (to init or a subreaper) the moment the job dies; a reused pid cannot fool it.
-  parentCheck = setInterval(() => {
+  const parentCheck = setInterval(() => {
     if (process.ppid === jobPid) return
     clearInterval(parentCheck)
     onJobGone()
@@ -70,5 +52,5 @@ if (jobPid !== null) {
   if (process.ppid !== jobPid) onJobGone()
 }
 // SIGTERM/SIGHUP sent to this process alone must not cut the link while the job lives.
-process.on('SIGTERM', ignore)
-process.on('SIGHUP', ignore)
+process.on('SIGTERM', () => {})
+process.on('SIGHUP', () => {})

@@ -137,7 +137,9 @@ function superviseAgents(job: Job, platform: Pick<EnginePlatform, 'spawn'>, grac
     ['--mark', mark, '--grace-ms', String(Math.round(graceMs)), '--job-pid', String(process.pid)],
     'job-watchdog'
   )
-  const child = platform.spawn(command, args, { env, detached: true, stdio: ['pipe', 'ignore', 'inherit'] })
+  // Its own working directory is "/": the project's may be removed while it runs (and a module
+  // loader that resolves against the cwd, tsx in development, then fails or hangs at start-up).
+  const child = platform.spawn(command, args, { env, cwd: '/', detached: true, stdio: ['pipe', 'ignore', 'inherit'] })
   child.on('error', (error) => process.emitWarning(`job watchdog failed: ${error.message}`))
   child.stdin?.on('error', () => {})
   child.unref()
