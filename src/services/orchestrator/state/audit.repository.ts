@@ -1,5 +1,5 @@
 import type { OrchestratorDb } from './db.js'
-import type { EnterpriseTables } from './enterprise-db.js'
+import type { AuditLogTable, EnterpriseTables } from './enterprise-db.js'
 import { isUniqueViolation } from './enterprise.repository.js'
 
 export interface AuditRecord {
@@ -23,20 +23,8 @@ export interface AuditFilter {
   limit: number
 }
 
-type Row = {
-  seq: number
-  tenant_id: string
-  actor: string
-  action: string
-  target: string | null
-  result: string
-  gate: string
-  status: number
-  detail: string
-  created_at: string
-  prev_hmac: string
-  hmac: string
-}
+/** An audit row as read (the project is the repository's own). */
+type Row = Omit<AuditLogTable, 'project_id'>
 
 function toRecord(r: Row): AuditRecord {
   return {
