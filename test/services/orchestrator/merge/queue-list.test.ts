@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { fuzzService } from '../../../helpers/fuzz.js'
+import { assertNo5xx, fuzzOrchestrator } from '../../../helpers/orchestrator-fuzz.js'
 import { eventually, startOrchestrator, type OrchestratorHarness } from '../../../helpers/orchestrator.js'
 
 /** Two DONE tasks whose real branches both rewrite README.md: the second one cannot merge after the first. */
@@ -80,16 +80,10 @@ test('GET /api/merge lists the queue newest first with per-task states and confl
 
 test('fuzz: malformed requests to GET /api/merge never get a 5xx and change nothing', async () => {
   const orch = await startOrchestrator({ config: { agents: {} } })
-  const report = await fuzzService({
-    app: orch.app,
-    openapi: orch.app.swagger(),
-    database: orch.database,
-    tablePrefix: 'orch_',
-    authHeaders: () => ({ authorization: `Bearer ${orch.token}` }),
-    isErrorBody: (body) => typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string',
-    runsPerOperation: Number(process.env.FUZZ_RUNS ?? 40),
+  const report = await fuzzOrchestrator(orch, {
+    runs: 40,
     skip: (method, path) => !(method.toUpperCase() === 'GET' && path === '/api/merge')
   })
   assert.ok(report.requests > 20, `only ${report.requests} requests were sent`)
-  assert.equal(Object.keys(report.byStatus).filter((s) => Number(s) >= 500).length, 0, JSON.stringify(report.byStatus))
+  assertNo5xx(report)
 })
