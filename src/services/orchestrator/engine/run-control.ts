@@ -97,7 +97,23 @@ export function createRunControl(options: RunControlOptions) {
   /** Jobs this process is killing: their death is the kill's to record (killed), not an orphaning. */
   const killing = new Set<number>()
 
-  async function reconcile(projectId: number): Promise<{ orphanedJob: number | null; orphanedTasks: string[]; killedPids: number[] }> {
+  type Reconciled = { orphanedJob: number | null; orphanedTasks: string[]; killedPids: number[] }
+  /**
+   * Reconciliations under way, per project. A second reader (the job watcher and a status read,
+   * say) waits for the one in flight instead of reading a half-reconciled run: the job already
+   * ended but its agents still inside their kill grace period.
+   */
+  const reconciling = new Map<number, Promise<Reconciled>>()
+
+  function reconcile(projectId: number): Promise<Reconciled> {
+    const inFlight = reconciling.get(projectId)
+    if (inFlight) return inFlight
+    const run = reconcileNow(projectId).finally(() => reconciling.delete(projectId))
+    reconciling.set(projectId, run)
+    return run
+  }
+
+  async function reconcileNow(projectId: number): Promise<Reconciled> {
     const job = await repos.jobs.active(projectId)
     const reason = job && !killing.has(job.id) ? jobDeath(job) : null
     if (!job || !reason) return { orphanedJob: null, orphanedTasks: [], killedPids: [] }

@@ -97,3 +97,21 @@ test('watchJobs orphans a dead job without any read', async () => {
   assert.deepEqual([job!.status, job!.error], ['orphaned', `job process ${pid} died`])
   assert.deepEqual(events, ['notified'])
 })
+
+test('a read during a reconciliation waits for it: it never sees the job ended but its agents not yet dealt with', async () => {
+  offsetMs = 0
+  const events: string[] = []
+  const control = createRunControl({ repositories: repos, clock, killGraceMs: () => 100, notify: () => events.push('notified') })
+  const pid = sleeper()
+  const run = await jobRunningAs(pid, 'shared')
+  process.kill(pid, 'SIGKILL')
+  assert.equal(await waitGone(pid), true)
+  const seenWhenSettled: string[][] = []
+  const watcher = control.reconcile(run.projectId).then((result) => (seenWhenSettled.push([...events]), result))
+  const reader = control.reconcile(run.projectId).then((result) => (seenWhenSettled.push([...events]), result))
+  const [first, second] = await Promise.all([watcher, reader])
+  assert.deepEqual(seenWhenSettled, [['notified'], ['notified']], 'both settle after the whole reconciliation')
+  assert.equal(first.orphanedJob, run.jobId)
+  assert.equal(second.orphanedJob, run.jobId, 'the reader shares the reconciliation in flight')
+  assert.equal((await control.reconcile(run.projectId)).orphanedJob, null, 'a later read starts a new one, which finds nothing')
+})
