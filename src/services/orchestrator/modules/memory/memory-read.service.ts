@@ -17,6 +17,7 @@ import { CURSOR_PREFIX, DETAIL_PREFIX, type TokenSealer } from './opaque-token.j
 import { assemblePage, candidateDigestOf, entryWire, type AssembledPage } from './page.js'
 import { parseMemoryQuery, type MemoryQueryParams, type ParsedMemoryQuery, type QueryValue } from './query.js'
 import { createVersionedCache } from '../../../../core/versioned-cache.js'
+import { createIndexedSearch, type IndexedSearchOptions } from './indexed-search.js'
 
 export interface MemoryReadDeps {
   repository: MemoryRepository
@@ -25,6 +26,8 @@ export interface MemoryReadDeps {
   onQueryFailed?: (error: unknown) => void
   /** How many answered pages to keep (0: none). A kept page is served while the repository's version for its scope is unchanged. */
   cachedPages?: number
+  /** Term searches ranked from an in-memory index per scope once it is built (false: always in SQL). */
+  termIndex?: IndexedSearchOptions | false
 }
 
 interface CachedPage {
@@ -56,6 +59,7 @@ const isInteger = (value: unknown): value is number => typeof value === 'number'
 export function createMemoryReadService(deps: MemoryReadDeps) {
   const { repository, sealer } = deps
   const baseLimits = deps.limits ?? DEFAULT_READ_LIMITS
+  const indexed = deps.termIndex === false ? null : createIndexedSearch(repository, { onError: deps.onQueryFailed, ...deps.termIndex })
   // A page is kept from its second read on, so a stream of one-off queries (a scan, or a client
   // varying its query) does not evict the pages that are read again; it is kept under the version
   // read with it (in the same statement), and a failed read (null) is not kept.
@@ -147,9 +151,9 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
       }
       // Callers that miss the same page at the same version wait for one read (after a write, a busy scope would
       // otherwise rank it once per caller).
-      read = await pages.get(pageKey, version, () => readPage(scope, consumer, parsed, limits, digests, offset))
+      read = await pages.get(pageKey, version, () => readPage(scope, consumer, parsed, limits, digests, offset, version))
     } else {
-      read = await readPage(scope, consumer, parsed, limits, digests, offset)
+      read = await readPage(scope, consumer, parsed, limits, digests, offset, null)
     }
     if (read === null) return hold('QUERY_FAILED', consumer, scope)
     if (expectedRevision !== null && expectedRevision !== read.selectionRevisionDigest) return hold('CURSOR_STALE', consumer, scope)
@@ -163,7 +167,8 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
     parsed: ParsedMemoryQuery,
     limits: MemoryReadLimits,
     digests: { scopeDigest: string; queryDigest: string; limitsDigest: string },
-    offset: number
+    offset: number,
+    knownVersion: string | null
   ): Promise<CachedPage | null> {
     const { scopeDigest, queryDigest } = digests
     const reasons = parsed.filter.terms.length > 0 ? ['QUERY_MATCH' as const] : ['PREFERRED_LATEST' as const]
@@ -175,12 +180,13 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
     for (const size of firstShare < window ? [firstShare, window] : [window]) {
       let page: MemorySearchPage
       try {
-        page = await repository.search(scopeKeyOf(scope), parsed.filter, offset, size)
+        page = await searchPage(scopeKeyOf(scope), parsed.filter, offset, size, knownVersion)
       } catch (error) {
         deps.onQueryFailed?.(error)
         return null
       }
-      const selectionRevisionDigest = digestOf({ scopeDigest, snapshot: page.snapshot })
+      // A cursor continues only the ranking that made it: one made by SQL is stale once the term index ranks.
+      const selectionRevisionDigest = digestOf({ scopeDigest, snapshot: page.snapshot, ...(page.ranking ? { ranking: page.ranking } : {}) })
       // The canonical JSON of {schemaVersion, consumer, scopeDigest, queryDigest, selectionRevisionDigest, id,
       // candidateDigest}, keys in order, its fixed part made once per page (a reference is sealed per deferred hit).
       const consumerToQuery = `"consumer":${JSON.stringify(consumer)},"id":`
@@ -199,6 +205,28 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
     const { page, selectionRevisionDigest } = read!
     const view = viewOf(read!, { consumer, scope, limits, selectionRevisionDigest, ...digests }, offset)
     return { version: page.version, selectionRevisionDigest, view }
+  }
+
+  /** Term searches from the scope's term index when it is ready, everything else (and until then) in SQL. */
+  async function searchPage(
+    scope: MemoryScopeKey,
+    filter: ParsedMemoryQuery['filter'],
+    offset: number,
+    size: number,
+    knownVersion: string | null
+  ): Promise<MemorySearchPage> {
+    if (indexed && filter.terms.length > 0) {
+      // The version this request read first (a retry reads a fresh one).
+      let known = knownVersion
+      const version = () => {
+        const first = known
+        known = null
+        return first !== null ? Promise.resolve(first) : currentVersion(scope)
+      }
+      const page = await indexed.search(scope, filter, offset, size, version)
+      if (page) return page
+    }
+    return repository.search(scope, filter, offset, size)
   }
 
   function viewOf(
