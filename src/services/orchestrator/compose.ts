@@ -73,6 +73,11 @@ export interface OrchestratorDeps {
   logger: Pick<Logger, 'warn'>
   env?: Readonly<Record<string, string | undefined>>
   hostname?: string
+  /**
+   * Rank memory word searches from an in-memory term index (the server). A one-off process (the
+   * CLI) ranks in the database: building the index would read every entry for one search.
+   */
+  memoryTermIndex?: boolean
 }
 
 export interface RunJobInput {
@@ -302,7 +307,8 @@ export async function createOrchestrator(deps: OrchestratorDeps) {
           repository: memoryRepository,
           sealer: createTokenSealer(loadOrCreateMemoryKey(dataDir, projectId)),
           onQueryFailed: (error) => deps.logger.warn({ err: error }, 'orchestrator: memory query failed'),
-          cachedPages: CACHED_MEMORY_PAGES
+          cachedPages: CACHED_MEMORY_PAGES,
+          termIndex: deps.memoryTermIndex ? {} : false
         })
         return memoryReads
       },

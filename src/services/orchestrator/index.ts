@@ -25,7 +25,8 @@ export const orchestratorService: ServiceDefinition<OrchestratorSettings> = {
       databaseUrl: config.databaseUrl,
       controlMutationsSwitch: settings.controlMutations,
       logger: orchestratorLogger,
-      env: process.env
+      env: process.env,
+      memoryTermIndex: true
     })
     // A job that died while no server watched is shown as orphaned from the first request on.
     await orchestrator.runControl.reconcileAll()
