@@ -38,14 +38,17 @@ function tokens(text: string): string[] {
 
 /** The entries containing one term, in no order: parallel arrays of slot and weighted frequency. */
 interface Postings {
-  slots: number[]
-  /** The weighted term frequency f(q, D): occurrences per column times the column's weight. */
-  frequencies: number[]
+  /**
+   * Triples, one per entry: slot, weighted term frequency f(q, D) (occurrences per column times the
+   * column's weight) and the entry's length in tokens — side by side, so scoring a posting reads
+   * memory in order (an entry's changes take it out of its postings, so the length stays current).
+   */
+  triples: number[]
 }
 
 /** Keeps the best `limit` of (score desc, id desc) as slots, sorted. */
-function topSlots(candidates: number[], scores: Float64Array, ids: number[], limit: number): number[] {
-  const better = (a: number, b: number) => scores[a]! > scores[b]! || (scores[a] === scores[b] && ids[a]! > ids[b]!)
+function topSlots(candidates: number[], sums: Float64Array, ids: number[], limit: number): number[] {
+  const better = (a: number, b: number) => sums[2 * a]! > sums[2 * b]! || (sums[2 * a] === sums[2 * b] && ids[a]! > ids[b]!)
   if (limit > 256 || candidates.length <= limit) {
     candidates.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0))
     return candidates.length > limit ? candidates.slice(0, limit) : candidates
@@ -80,19 +83,21 @@ export function createTermIndex() {
   /** The postings each listed entry is in, to take it out when it changes. */
   const termsOf: Array<Postings[] | null> = []
   const postings = new Map<string, Postings>()
-  let scores = new Float64Array(1024)
-  let matches = new Uint8Array(1024)
+  /** Per slot, while a query is ranked: its score so far and how many of the query's terms matched. */
+  let sums = new Float64Array(2 * 1024)
   let liveTokens = 0
   let liveDocs = 0
 
   function unlist(slot: number) {
     for (const list of termsOf[slot] ?? []) {
-      const at = list.slots.lastIndexOf(slot)
-      const last = list.slots.length - 1
-      list.slots[at] = list.slots[last]!
-      list.frequencies[at] = list.frequencies[last]!
-      list.slots.pop()
-      list.frequencies.pop()
+      const triples = list.triples
+      let at = triples.length - 3
+      while (triples[at] !== slot) at -= 3
+      const last = triples.length - 3
+      triples[at] = triples[last]!
+      triples[at + 1] = triples[last + 1]!
+      triples[at + 2] = triples[last + 2]!
+      triples.length = last
     }
     termsOf[slot] = null
     if (listed[slot]) {
@@ -113,13 +118,10 @@ export function createTermIndex() {
       slotOf.set(entry.id, slot)
       ids.push(entry.id)
       listed.push(false)
-      if (slot >= scores.length) {
-        const grownScores = new Float64Array(scores.length * 2)
-        const grownMatches = new Uint8Array(matches.length * 2)
-        grownScores.set(scores)
-        grownMatches.set(matches)
-        scores = grownScores
-        matches = grownMatches
+      if (2 * slot >= sums.length) {
+        const grown = new Float64Array(sums.length * 2)
+        grown.set(sums)
+        sums = grown
       }
     }
     revisions[slot] = entry.revision
@@ -139,9 +141,8 @@ export function createTermIndex() {
     const lists: Postings[] = []
     for (const [term, f] of frequency) {
       let list = postings.get(term)
-      if (!list) postings.set(term, (list = { slots: [], frequencies: [] }))
-      list.slots.push(slot)
-      list.frequencies.push(f)
+      if (!list) postings.set(term, (list = { triples: [] }))
+      list.triples.push(slot, f, tokenCount)
       lists.push(list)
     }
     termsOf[slot] = lists
@@ -154,9 +155,9 @@ export function createTermIndex() {
   function passes(slot: number, filter: MemorySearchFilter): boolean {
     if (filter.types.length > 0 && !filter.types.includes(types[slot]!)) return false
     if (filter.statuses.length > 0 && !filter.statuses.includes(statuses[slot]!)) return false
+    if (filter.sprintMin === null) return true
     const sprint = sprintNums[slot]
-    if (filter.sprintMin !== null && (sprint === null || sprint === undefined || sprint < filter.sprintMin)) return false
-    return true
+    return sprint !== null && sprint !== undefined && sprint >= filter.sprintMin
   }
 
   /**
@@ -169,29 +170,30 @@ export function createTermIndex() {
     const lists: Postings[] = []
     for (const term of terms) {
       const list = postings.get(term)
-      if (list && list.slots.length > 0) lists.push(list)
+      if (list && list.triples.length > 0) lists.push(list)
       else if (filter.mode === 'and') return []
     }
     const averageLength = liveTokens / liveDocs
     const touched: number[] = []
-    for (const { slots, frequencies } of lists) {
-      const idf = Math.max(IDF_FLOOR, Math.log((liveDocs - slots.length + 0.5) / (slots.length + 0.5)))
-      for (let i = 0; i < slots.length; i++) {
-        const slot = slots[i]!
-        const f = frequencies[i]!
-        if (matches[slot] === 0) touched.push(slot)
-        matches[slot]!++
-        scores[slot]! += (idf * (f * (K1 + 1))) / (f + K1 * (1 - B + (B * tokenCounts[slot]!) / averageLength))
+    for (const { triples } of lists) {
+      const n = triples.length / 3
+      const idf = Math.max(IDF_FLOOR, Math.log((liveDocs - n + 0.5) / (n + 0.5)))
+      for (let i = 0; i < triples.length; i += 3) {
+        const at = 2 * triples[i]!
+        const f = triples[i + 1]!
+        if (sums[at + 1] === 0) touched.push(triples[i]!)
+        sums[at + 1]!++
+        sums[at]! += (idf * (f * (K1 + 1))) / (f + K1 * (1 - B + (B * triples[i + 2]!) / averageLength))
       }
     }
     const candidates: number[] = []
     const required = filter.mode === 'and' ? lists.length : 1
-    for (const slot of touched) if (matches[slot]! >= required && passes(slot, filter)) candidates.push(slot)
-    const top = topSlots(candidates, scores, ids, limit)
-    const ranked = top.map((slot) => ({ id: ids[slot]!, relevance: scores[slot]! }))
+    for (const slot of touched) if (sums[2 * slot + 1]! >= required && passes(slot, filter)) candidates.push(slot)
+    const top = topSlots(candidates, sums, ids, limit)
+    const ranked = top.map((slot) => ({ id: ids[slot]!, relevance: sums[2 * slot]! }))
     for (const slot of touched) {
-      scores[slot] = 0
-      matches[slot] = 0
+      sums[2 * slot] = 0
+      sums[2 * slot + 1] = 0
     }
     return ranked
   }
