@@ -147,7 +147,7 @@ export function createIndexedSearch(repository: MemoryRepository, options: Index
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const current = await version()
       if (!(await sync(state, current)) || !state.index) return undefined
-      const index = state.index
+      const index: TermIndex = state.index
       // What the index holds now: a catch-up for a newer version may index more while the rows are read.
       const snapshot = state.snapshot
       const ranked = index.rank(filter, offset + size).slice(offset)
@@ -158,9 +158,13 @@ export function createIndexedSearch(repository: MemoryRepository, options: Index
       const byId = new Map(rows.map((row) => [row.id, row]))
       // Quartet never deletes entries; one deleted or marked deleted by hand (no new revision) rebuilds the index.
       if (ranked.some((hit) => byId.get(hit.id)?.deleted_at !== null)) {
-        state.index = null
-        build(state)
-        return undefined
+        if (state.index === index) {
+          state.index = null
+          build(state)
+        }
+        await state.building
+        if (!state.index) return undefined
+        continue
       }
       // A row written after the catch-up: rank again with it indexed.
       if (ranked.some((hit) => byId.get(hit.id)?.revision !== index.revisionOf(hit.id))) {
