@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import type { OrchestratorHarness } from '../../../helpers/orchestrator.js'
-import type { MemoryEntryInput } from '../../../../src/services/orchestrator/state/memory.repository.js'
+import type { MemoryEntryInput, MemorySearchFilter } from '../../../../src/services/orchestrator/state/memory.repository.js'
 
 export const LOCAL = 'local'
 
@@ -30,3 +30,13 @@ export async function v1(orch: OrchestratorHarness, url: string): Promise<any> {
 }
 
 export const q = (params: Record<string, string>) => new URLSearchParams(params).toString()
+
+/** A repository search filter: these words, OR, no other condition unless given. */
+export const searchFilter = (terms: string[], extra: Partial<MemorySearchFilter> = {}): MemorySearchFilter => ({
+  terms,
+  mode: 'or',
+  types: [],
+  statuses: [],
+  sprintMin: null,
+  ...extra
+})

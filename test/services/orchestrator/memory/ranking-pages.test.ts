@@ -1,17 +1,9 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import type { MemorySearchFilter } from '../../../../src/services/orchestrator/state/memory.repository.js'
 import { createTempProject, startOrchestrator } from '../../../helpers/orchestrator.js'
-import { LOCAL, note } from './helpers.js'
+import { LOCAL, note, searchFilter } from './helpers.js'
 
-const filter = (terms: string[], extra: Partial<MemorySearchFilter> = {}): MemorySearchFilter => ({
-  terms,
-  mode: 'or',
-  types: [],
-  statuses: [],
-  sprintMin: null,
-  ...extra
-})
+const filter = searchFilter
 
 // Pages are ranked by the full-text index first and joined to their rows only when every ranked
 // match is in scope (see memory.repository.ts); a foreign scope whose entries outrank ours, or a

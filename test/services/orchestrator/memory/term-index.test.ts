@@ -5,8 +5,9 @@ import { createTestDatabase, type TestDatabase } from '../../../helpers/db.js'
 import { orchestratorMigrations } from '../../../../src/services/orchestrator/migrations/index.js'
 import type { OrchestratorDb } from '../../../../src/services/orchestrator/state/db.js'
 import { createOrchestratorRepositories, type OrchestratorRepositories } from '../../../../src/services/orchestrator/state/repositories.js'
-import type { MemoryScopeKey, MemorySearchFilter, MemorySearchPage } from '../../../../src/services/orchestrator/state/memory.repository.js'
+import type { MemoryScopeKey, MemorySearchPage } from '../../../../src/services/orchestrator/state/memory.repository.js'
 import { createIndexedSearch, type IndexedSearch } from '../../../../src/services/orchestrator/modules/memory/indexed-search.js'
+import { searchFilter } from './helpers.js'
 
 let database: TestDatabase
 let repos: OrchestratorRepositories
@@ -27,14 +28,7 @@ function random(seed: number) {
 }
 
 const VOCABULARY = ['alpha', 'beta', 'gamma', 'Delta', 'café', 'naïve', 'über', 'zeta', 'eta', 'theta', 'iota', 'kappa', 'x1', 'x2', 'x3']
-const filterOf = (terms: string[], extra: Partial<MemorySearchFilter> = {}): MemorySearchFilter => ({
-  terms,
-  mode: 'or',
-  types: [],
-  statuses: [],
-  sprintMin: null,
-  ...extra
-})
+const filterOf = searchFilter
 
 async function seed(scope: MemoryScopeKey, count: number, next: () => number) {
   const pick = () => VOCABULARY[Math.floor(next() * VOCABULARY.length)]!
