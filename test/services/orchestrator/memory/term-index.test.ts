@@ -141,15 +141,19 @@ test('the term index follows writes made after it was built: inserts, rewrites, 
   assert.deepEqual(await ids('bilby'), [third.id])
 })
 
-test('a scope larger than the index may hold is never indexed: its searches stay in SQL', async () => {
+test('a scope larger than the index may hold (entries or words) is never indexed: its searches stay in SQL', async () => {
   const scope = { projectId: await repos.projects.ensure('/tmp/term-index-large'), tenantId: 'local' }
   await seed(scope, 40, random(11))
-  const indexed = createIndexedSearch(repos.memory, { maxEntries: 25, batch: 10 })
   const version = () => repos.memory.version(scope)
-  for (let i = 0; i < 20; i++) {
-    assert.equal(await indexed.search(scope, filterOf(['alpha']), 0, 10, version), undefined)
-    await new Promise((resolve) => setTimeout(resolve, 5))
+  for (const limits of [{ maxEntries: 25 }, { maxPostings: 100 }]) {
+    const indexed = createIndexedSearch(repos.memory, { ...limits, batch: 10 })
+    for (let i = 0; i < 5; i++)
+      assert.equal(await indexed.search(scope, filterOf(['alpha']), 0, 10, version), undefined, JSON.stringify(limits))
   }
+  // Within both limits the same scope is indexed.
+  assert.ok(
+    await createIndexedSearch(repos.memory, { maxEntries: 40, maxPostings: 1000 }).search(scope, filterOf(['alpha']), 0, 10, version)
+  )
 })
 
 test('concurrent searches while entries are written: every page is a consistent ranking of one snapshot', async () => {

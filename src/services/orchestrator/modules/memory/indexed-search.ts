@@ -11,7 +11,7 @@
  * The ranking is the index's alone: ordering by SQL until an index is ready would reorder a
  * client's pages under its cursor (or a kept answer) when it is. So a scope's first term search
  * builds its index (in slices, letting other requests run between them); only a scope too large to
- * hold (`maxEntries` over all scopes) is ranked in SQL, where `search` answers undefined.
+ * hold (`maxEntries`, `maxPostings` over all scopes) is ranked in SQL, where `search` answers undefined.
  */
 import type { MemoryRepository, MemoryScopeKey, MemorySearchFilter, MemorySearchPage } from '../../state/memory.repository.js'
 import { createTermIndex, type TermIndex } from './term-index.js'
@@ -19,6 +19,12 @@ import { createTermIndex, type TermIndex } from './term-index.js'
 export interface IndexedSearchOptions {
   /** Entries held over all scopes; the least recently searched scopes make room (default 100,000). */
   maxEntries?: number
+  /**
+   * Postings (one per distinct word of an entry) held over all scopes: the bound on memory, since an
+   * entry may hold 1 MB of text. ~45 bytes each with their share of the rest (measured: 50,000
+   * entries of ~32 distinct words, 1.6 million postings, ~70 MB of heap). Default 4,000,000.
+   */
+  maxPostings?: number
   /** Rows read per statement while building or catching up. */
   batch?: number
   onError?: (error: unknown) => void
@@ -42,13 +48,16 @@ const SLICE_MS = 10
 
 export function createIndexedSearch(repository: MemoryRepository, options: IndexedSearchOptions = {}) {
   const maxEntries = options.maxEntries ?? 100_000
+  const maxPostings = options.maxPostings ?? 4_000_000
   const batch = options.batch ?? 500
   const scopes = new Map<string, ScopeState>()
 
   const keyOf = (scope: MemoryScopeKey) => `${scope.projectId}\n${scope.tenantId}`
-  const heldEntries = () => [...scopes.values()].reduce((sum, state) => sum + (state.index?.size() ?? 0), 0)
+  const held = (measure: (index: TermIndex) => number) =>
+    [...scopes.values()].reduce((sum, state) => sum + (state.index ? measure(state.index) : 0), 0)
+  const overLimits = () => held((index) => index.size()) > maxEntries || held((index) => index.postings()) > maxPostings
 
-  /** Reads and indexes everything after `state.snapshot`; false when the scope outgrew the limit. */
+  /** Reads and indexes everything after `state.snapshot`; false when the scope outgrew the limits. */
   async function catchUp(state: ScopeState, index: TermIndex): Promise<boolean> {
     let sliceStarted = performance.now()
     for (;;) {
@@ -57,7 +66,7 @@ export function createIndexedSearch(repository: MemoryRepository, options: Index
         index.put(row)
         if (row.revision > state.snapshot) state.snapshot = row.revision
       }
-      if (index.size() > maxEntries) return false
+      if (index.size() > maxEntries || index.postings() > maxPostings) return false
       if (rows.length < batch) return true
       // Let requests run every few milliseconds of a long build (SQLite reads block the event loop).
       if (performance.now() - sliceStarted > SLICE_MS) {
@@ -69,7 +78,7 @@ export function createIndexedSearch(repository: MemoryRepository, options: Index
 
   function makeRoom(forScope: ScopeState) {
     for (const [key, state] of scopes) {
-      if (heldEntries() <= maxEntries) return
+      if (!overLimits()) return
       if (state !== forScope && state.index && !state.building) scopes.delete(key)
     }
   }

@@ -87,6 +87,7 @@ export function createTermIndex() {
   let sums = new Float64Array(2 * 1024)
   let liveTokens = 0
   let liveDocs = 0
+  let postingCount = 0
 
   function unlist(slot: number) {
     for (const list of termsOf[slot] ?? []) {
@@ -99,6 +100,7 @@ export function createTermIndex() {
       triples[at + 2] = triples[last + 2]!
       triples.length = last
     }
+    postingCount -= termsOf[slot]?.length ?? 0
     termsOf[slot] = null
     if (listed[slot]) {
       liveTokens -= tokenCounts[slot]!
@@ -146,6 +148,7 @@ export function createTermIndex() {
       lists.push(list)
     }
     termsOf[slot] = lists
+    postingCount += lists.length
     tokenCounts[slot] = tokenCount
     listed[slot] = true
     liveTokens += tokenCount
@@ -206,7 +209,9 @@ export function createTermIndex() {
       const slot = slotOf.get(id)
       return slot === undefined ? undefined : revisions[slot]
     },
-    size: () => ids.length
+    size: () => ids.length,
+    /** Postings held (one per distinct word of each entry): what the index's memory grows with. */
+    postings: () => postingCount
   }
 }
 export type TermIndex = ReturnType<typeof createTermIndex>
