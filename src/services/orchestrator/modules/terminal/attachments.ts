@@ -79,8 +79,11 @@ export function createAttachments(deps: Deps) {
       if (attachment.caller.tenantId !== tenant) continue
       byClient.delete(client)
       client.send({ t: 'outbound_kill', bytesUsed })
-      client.close(CLOSE_QUOTA, 'outbound quota exceeded')
-      void deps.audit(attachment.caller, 'quota.kill', attachment.session.meta.id, { bytesUsed })
+      // Closed once the kill is in the audit trail (audit failures are logged, never thrown): whoever
+      // saw the 4429 finds its record.
+      void deps
+        .audit(attachment.caller, 'quota.kill', attachment.session.meta.id, { bytesUsed })
+        .finally(() => client.close(CLOSE_QUOTA, 'outbound quota exceeded'))
     }
   }
 
