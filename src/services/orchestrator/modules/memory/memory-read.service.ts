@@ -26,7 +26,7 @@ export interface MemoryReadDeps {
   onQueryFailed?: (error: unknown) => void
   /** How many answered pages to keep (0: none). A kept page is served while the repository's version for its scope is unchanged. */
   cachedPages?: number
-  /** Term searches ranked from an in-memory index per scope once it is built (false: always in SQL). */
+  /** Word searches ranked from an in-memory index per scope, built by its first one (false: always in SQL). */
   termIndex?: IndexedSearchOptions | false
 }
 
@@ -207,7 +207,7 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
     return { version: page.version, selectionRevisionDigest, view }
   }
 
-  /** Term searches from the scope's term index when it is ready, everything else (and until then) in SQL. */
+  /** Word searches from the scope's term index (in SQL for a scope too large for it); the rest in SQL. */
   async function searchPage(
     scope: MemoryScopeKey,
     filter: ParsedMemoryQuery['filter'],
