@@ -1,15 +1,16 @@
 import os from 'node:os'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { orchestratorError } from '../errors.js'
-import type { Job, Sprint } from '../state/domain.js'
+import type { Job } from '../state/domain.js'
 import type { RunMission } from '../state/jobs.repository.js'
 import type { OrchestratorRepositories } from '../state/repositories.js'
 import { createJobLivenessProbe } from './liveness.js'
+import { createRunProgress } from './run-progress.js'
 import { createRunApprovals } from './run-approvals.js'
 import { isProcessAlive, isRecordedGroup, procState, startedBy } from './process-group.js'
 import { JOB_MARK_VAR, jobMark, killProcessTree, type Mark } from './process-tree.js'
 import { KILLED_BY_USER, resumableStop } from './task-lifecycle.js'
-import { ACTIVE_TASK_STATUSES, type TaskStatus } from './types.js'
+import { ACTIVE_TASK_STATUSES } from './types.js'
 
 /** A job silent for longer than this is treated as dead even when its pid cannot be checked (other host). */
 export const JOB_STALE_MS = 30_000
@@ -19,7 +20,7 @@ export const RECOVERY_COMMAND = 'quartet run --resume'
 
 export type Lifecycle = 'IDLE' | 'ACTIVE' | 'ORPHANED' | 'COMPLETE' | 'ABORTED'
 
-export type Progress = Record<'done' | 'active' | 'blocked' | 'noGo' | 'pending' | 'orphaned' | 'cancelled' | 'total', number>
+export type { Progress } from './run-progress.js'
 
 export interface RunControlOptions {
   repositories: Pick<OrchestratorRepositories, 'jobs' | 'sprints' | 'tasks' | 'attempts' | 'events' | 'approvals'>
@@ -178,35 +179,7 @@ export function createRunControl(options: RunControlOptions) {
     return orphaned
   }
 
-  async function progressOf(sprintId: string): Promise<Progress> {
-    const c = await repos.tasks.countByStatus(sprintId)
-    const n = (...statuses: TaskStatus[]) => statuses.reduce((sum, s) => sum + (c[s] ?? 0), 0)
-    return {
-      done: n('DONE'),
-      active: n(...ACTIVE_TASK_STATUSES),
-      blocked: n('BLOCKED'),
-      noGo: n('NO_GO'),
-      pending: n('PENDING'),
-      orphaned: n('ORPHANED'),
-      cancelled: n('CANCELLED'),
-      total: Object.values(c).reduce((a, b) => a + (b ?? 0), 0)
-    }
-  }
-
-  /** Tasks a resume would run again: left by a dead job, cancelled by a kill, or never started. */
-  async function resumableTasks(sprint: Sprint): Promise<string[]> {
-    if (sprint.status !== 'ORPHANED' && sprint.status !== 'ABORTED') return []
-    const tasks = await repos.tasks.listBySprint(sprint.id, ['ORPHANED', 'PENDING', 'CANCELLED'])
-    return tasks.filter((t) => t.status !== 'CANCELLED' || resumableStop(t.reason)).map((t) => t.id)
-  }
-
-  /** The newest sprint when a resume would continue it (left by a dead or killed job), with the tasks it would run. */
-  async function resumableSprint(projectId: number): Promise<{ sprint: Sprint; tasks: string[] } | null> {
-    const sprint = await repos.sprints.latest(projectId)
-    if (!sprint || (await repos.jobs.active(projectId))) return null
-    const tasks = await resumableTasks(sprint)
-    return tasks.length > 0 ? { sprint, tasks } : null
-  }
+  const { progressOf, resumableTasks, resumableSprint } = createRunProgress(repos)
 
   async function statusView(projectId: number) {
     await reconcile(projectId)
