@@ -1,6 +1,8 @@
 /** The memory table's columns and how its rows become hits (used by memory.repository.ts). */
 import { sql, type RawBuilder } from 'kysely'
-import type { MemoryHit } from './memory.repository.js'
+import type { MemoryEntry } from './domain.js'
+
+export type MemoryHit = MemoryEntry & { relevance: number }
 
 export const COLUMNS = [
   'id',

@@ -3,7 +3,7 @@ import { dialectOf } from '../../../core/db/database.js'
 import { isUniqueViolation } from '../../../core/db/errors.js'
 import type { OrchestratorDb } from './db.js'
 import type { MemoryEntry } from './domain.js'
-import { COLUMNS, columnsOf, hitOf, hitOfValues, PAGE_BY_IDS_SQLITE, versionOf, WRITE_ATTEMPTS } from './memory-rows.js'
+import { COLUMNS, columnsOf, hitOf, hitOfValues, type MemoryHit, PAGE_BY_IDS_SQLITE, versionOf, WRITE_ATTEMPTS } from './memory-rows.js'
 
 /** Whose entries: the project and the tenant of the verified principal. */
 export interface MemoryScopeKey {
@@ -41,7 +41,7 @@ export type IndexedEntry = Pick<
   'id' | 'revision' | 'title' | 'summary' | 'content' | 'tags' | 'type' | 'status' | 'sprint_num' | 'deleted_at'
 >
 
-export type MemoryHit = MemoryEntry & { relevance: number }
+export type { MemoryHit } from './memory-rows.js'
 /**
  * `snapshot` is the scope's newest revision (what cursors carry); `version` names everything the
  * ranked hits depend on — the scope's revision, and on SQLite the count of all memory writes
