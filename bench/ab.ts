@@ -25,19 +25,36 @@ const { values: options } = parseArgs({
     rate: { type: 'string', default: '2500' },
     rounds: { type: 'string', default: '24' },
     seconds: { type: 'string', default: '4' },
+    serve: { type: 'string', default: 'alone' },
+    'base-serve': { type: 'string' },
+    'this-serve': { type: 'string' },
+    'log-level': { type: 'string', default: 'warn' },
+    'base-log-level': { type: 'string' },
+    'this-log-level': { type: 'string' },
+    'base-flags': { type: 'string', default: '' },
+    'this-flags': { type: 'string', default: '' },
     'cpu-prof': { type: 'string' }
   }
 })
 if (!options.base) {
   console.error(
     'usage: npm run bench:ab -- --base <checkout with a built dist/> [--service trips] [--route "POST"] [--rate 2500] [--rounds 24] ' +
-      '[--seconds 4] [--cpu-prof <dir>]'
+      '[--seconds 4] [--serve alone|all|<service,…>] [--log-level warn] (each also as --base-… / --this-…) [--base-flags="<node flags>"] [--this-flags="<node flags>"] [--cpu-prof <dir>]'
   )
   process.exit(2)
 }
 const service = options.service
 const rate = Number(options.rate)
 const builds = { base: path.resolve(options.base, 'dist', 'cli', 'main.js'), this: CLI }
+// `--serve all` runs every service in the one process, as `npm start` does; with `--base .` the
+// per-contender settings compare configurations (flags, log level, alone vs all) of one build.
+type Name = 'base' | 'this'
+const servicesOf = (name: Name): string[] => {
+  const serve = options[`${name}-serve`] ?? options.serve
+  return serve === 'all' ? [] : serve === 'alone' ? [service] : serve.split(',')
+}
+const logLevelOf = (name: Name) => options[`${name}-log-level`] ?? options['log-level']
+const flagsOf = (name: Name) => options[`${name}-flags`].split(' ').filter((f) => f !== '')
 // Each contender loads the scenario module afresh (its own project directory and seeded state): two
 // orchestrators on one project would share its runtime files (API token, handshake).
 const loadBench = async (name: string) => ((await import(`./scenarios/${service}.js?contender=${name}`)) as { bench: ServiceBench }).bench
@@ -51,13 +68,13 @@ interface Contender {
   scenario: HttpScenario
 }
 
-async function start(name: string, cli: string): Promise<Contender> {
+async function start(name: Name, cli: string): Promise<Contender> {
   if (!fs.existsSync(cli)) throw new Error(`${cli} does not exist: build that checkout first (npm ci && npm run build)`)
   const bench = await loadBench(name)
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `quartet-ab-${name}-`))
-  const env = serverEnv({ LOG_LEVEL: 'warn', [`${service.toUpperCase()}_PORT`]: '0', ...(bench.env ?? {}) }, dataDir)
-  const nodeFlags = options['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options['cpu-prof'], name)}`] : []
-  const server = await startServer([service], env, 60_000, { cli, nodeFlags })
+  const env = serverEnv({ LOG_LEVEL: logLevelOf(name), [`${service.toUpperCase()}_PORT`]: '0', ...(bench.env ?? {}) }, dataDir)
+  const profile = options['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options['cpu-prof'], name)}`] : []
+  const server = await startServer(servicesOf(name), env, 60_000, { cli, nodeFlags: [...flagsOf(name), ...profile] })
   const url = server.urls[service]!
   const referenceServers: Baseline[] = []
   const scenarios = (await bench.setup(contextFor(url, env, server.pid, referenceServers, cli))).filter(
