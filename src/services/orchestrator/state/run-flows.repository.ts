@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely'
 import type { OrchestratorDb } from './db.js'
+import { bumpFlowRevision, createFlowRevisionReader } from './run-flow-revisions.js'
 
 /** Flow states (the reference's run-flow contract); the last four are terminal. */
 export const FLOW_STATES = [
@@ -214,6 +215,9 @@ export function createRunFlowsRepository(base: OrchestratorDb, clock: () => Date
   const db = base.withTables<{ orch_run_flows: RunFlowsTable; orch_run_flow_events: RunFlowEventsTable }>()
 
   return {
+    /** The flow list's version (see run-flow-revisions.ts): every write below raises it in its transaction. */
+    listRevision: createFlowRevisionReader(base),
+
     /** Stores a proposed flow with its first events (proposal, preview started, preview ready). */
     async create(input: NewFlow, events: { type: FlowEventType; data: Record<string, unknown> }[]): Promise<RunFlow> {
       const now = clock().toISOString()
@@ -257,6 +261,7 @@ export function createRunFlowsRepository(base: OrchestratorDb, clock: () => Date
             )
             .execute()
         }
+        await bumpFlowRevision(trx, input.projectId)
         return toFlow(row)
       })
     },
@@ -364,6 +369,7 @@ export function createRunFlowsRepository(base: OrchestratorDb, clock: () => Date
             )
             .execute()
         }
+        await bumpFlowRevision(trx, Number(row.project_id))
         return toFlow(row)
       })
     },

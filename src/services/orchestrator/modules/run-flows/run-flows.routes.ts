@@ -7,6 +7,7 @@ import type { App } from '../../../../core/http/server.js'
 import { orchestratorError } from '../../errors.js'
 import { ACCESS, callerOf } from '../../gates/route-access.js'
 import { closeStreamsOnShutdown, openSse, type SseOptions } from '../../streams/sse.js'
+import { createFlowListView } from './list-view.js'
 import { renderFlow } from './run-flows.render.js'
 import * as schemas from './run-flows.schemas.js'
 import type { RunFlowsService } from './run-flows.service.js'
@@ -29,6 +30,7 @@ export interface RunFlowRoutesDeps {
 
 export function runFlowRoutes(deps: RunFlowRoutesDeps) {
   const { flows } = deps
+  const listView = createFlowListView()
   return async function register(app: App) {
     const track = closeStreamsOnShutdown(app)
 
@@ -57,9 +59,12 @@ export function runFlowRoutes(deps: RunFlowRoutesDeps) {
           response: { 200: schemas.FlowList, 400: ErrorBody, 404: ErrorBody }
         }
       },
-      async (request) => {
+      async (request, reply) => {
         const { limit = 50, cursor } = request.query
-        return flows.list(callerOf(request), { limit, ...(cursor !== undefined ? { cursor } : {}) })
+        const caller = callerOf(request)
+        const revision = await flows.listRevision(caller)
+        const page = { limit, ...(cursor !== undefined ? { cursor } : {}) }
+        return listView.send(reply, `${caller.tenantId}\n${limit}\n${cursor ?? ''}`, revision, () => flows.listPage(caller, page))
       }
     )
 

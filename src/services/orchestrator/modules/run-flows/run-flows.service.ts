@@ -25,6 +25,7 @@ import {
   type RunFlowsRepository
 } from '../../state/run-flows.repository.js'
 import { actualFootprint, plannedFootprint, type Footprint } from './footprint.js'
+import { actorOf, directiveOf } from './flow-intent.js'
 import { planDigestOf, previewOf } from './plan-digest.js'
 import { decodeCursor, encodeCursor } from './list-cursor.js'
 
@@ -46,30 +47,13 @@ export interface RunFlowsDeps {
   newAttemptId(): string
 }
 
-export function actorOf(caller: Principal): FlowActor {
-  return {
-    id: caller.id,
-    role: caller.role,
-    tenantId: caller.tenantId,
-    identityClass: caller.channel === 'api' ? 'api-token' : caller.channel === 'cli' ? 'local-user' : 'engine',
-    assurance: caller.channel === 'api' ? 'token-verified' : 'local',
-    provenance: caller.channel
-  }
+export interface ListPage {
+  limit: number
+  cursor?: string
 }
-
-/** The intent as directives: task blocks are planned as written, any other text is one task. */
-export function directiveOf(intent: string): string {
-  if (/^##\s+Task\s+\d/im.test(intent)) return intent
-  const title =
-    (intent.split('\n').find((l) => l.trim() !== '') ?? 'intent')
-      .trim()
-      .replace(/\s+#+\s*$/, '')
-      .slice(0, 80) || 'intent'
-  const body = intent
-    .split('\n')
-    .map((line) => `> ${line}`)
-    .join('\n')
-  return `# ${title}\n\n## Task 1: ${title}\n${body}\n`
+export interface FlowListPage {
+  flows: FlowSummary[]
+  nextCursor: string | null
 }
 
 function conflict(flow: RunFlow, why: string) {
@@ -165,6 +149,20 @@ export function createRunFlowsService(deps: RunFlowsDeps) {
     return (await flows.get(projectId, flow.flowId)) ?? flow
   }
 
+  /** The caller's flows that were starting or running, moved on if their job ended. */
+  async function reconcileRunning(caller: Principal): Promise<void> {
+    for (const flow of await flows.inStates(projectId, ['STARTING', 'DETACHED_RUNNING'])) {
+      if (flow.tenantId === caller.tenantId) await reconcile(flow)
+    }
+  }
+
+  async function listPage(caller: Principal, page: ListPage): Promise<FlowListPage> {
+    const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor)
+    const found = await flows.summaries(projectId, caller.tenantId, { limit: page.limit, ...(after ? { after } : {}) })
+    const last = found.flows.at(-1)
+    return { flows: found.flows, nextCursor: found.more && last ? encodeCursor(last) : null }
+  }
+
   function handleOf(flowId: string, jobId: number) {
     return { flowId, jobId, logRef: `/api/job/${jobId}` }
   }
@@ -231,17 +229,26 @@ export function createRunFlowsService(deps: RunFlowsDeps) {
     },
 
     /** One page of the caller's flows, newest first; `nextCursor` (null on the last page) asks for the next. */
-    async list(caller: Principal, page: { limit: number; cursor?: string }): Promise<{ flows: FlowSummary[]; nextCursor: string | null }> {
+    async list(caller: Principal, page: ListPage): Promise<FlowListPage> {
       assertEnabled()
-      const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor)
-      // Only flows still running can have moved on: those are reconciled first, then the page is read.
-      for (const flow of await flows.inStates(projectId, ['STARTING', 'DETACHED_RUNNING'])) {
-        if (flow.tenantId === caller.tenantId) await reconcile(flow)
-      }
-      const found = await flows.summaries(projectId, caller.tenantId, { limit: page.limit, ...(after ? { after } : {}) })
-      const last = found.flows.at(-1)
-      return { flows: found.flows, nextCursor: found.more && last ? encodeCursor(last) : null }
+      await reconcileRunning(caller)
+      return listPage(caller, page)
     },
+
+    /**
+     * The version of the caller's flow list, read after reconciling the flows that were running
+     * (whose job may have ended with nothing written yet): equal versions mean an equal list.
+     */
+    async listRevision(caller: Principal): Promise<string> {
+      assertEnabled()
+      const read = await flows.listRevision(projectId)
+      if (read.running === 0) return read.revision
+      await reconcileRunning(caller)
+      return (await flows.listRevision(projectId)).revision
+    },
+
+    /** One page of the caller's flows as stored (callers reconcile first: list, listRevision). */
+    listPage,
 
     get: load,
 
