@@ -28,16 +28,15 @@ export interface FlowListRevision {
 export function createFlowRevisionReader(base: OrchestratorDb): (projectId: number) => Promise<FlowListRevision> {
   const db = base.withTables<{ orch_run_flow_revisions: RevisionsTable; orch_run_flows: { project_id: number; state: string } }>()
   const read = prepareQuery(db, 1, (projectId: number) =>
-    db
-      .selectNoFrom((eb) => [
-        eb.selectFrom('orch_run_flow_revisions').select('revision').where('project_id', '=', projectId).as('revision'),
-        eb
-          .selectFrom('orch_run_flows')
-          .select(sql<number>`count(*)`.as('n'))
-          .where('project_id', '=', projectId)
-          .where('state', 'in', ['STARTING', 'DETACHED_RUNNING'])
-          .as('running')
-      ])
+    db.selectNoFrom((eb) => [
+      eb.selectFrom('orch_run_flow_revisions').select('revision').where('project_id', '=', projectId).as('revision'),
+      eb
+        .selectFrom('orch_run_flows')
+        .select(sql<number>`count(*)`.as('n'))
+        .where('project_id', '=', projectId)
+        .where('state', 'in', ['STARTING', 'DETACHED_RUNNING'])
+        .as('running')
+    ])
   )
   return async (projectId) => {
     const row = (await read(projectId))[0]

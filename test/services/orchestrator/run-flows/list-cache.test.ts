@@ -58,22 +58,30 @@ test('a listed running flow whose job was killed is not listed as running on the
   const started = await orch.call('POST', `/api/run-flow/${flowId}/start`)
   assert.equal(started.status, 202, started.body)
   const jobId = started.json.context.handle.jobId as number
-  const job = await eventually(async () => {
-    const row = await orch.repositories.jobs.get(jobId)
-    return row?.pid ? row : null
-  }, 30_000, 'the job to record its pid')
+  const job = await eventually(
+    async () => {
+      const row = await orch.repositories.jobs.get(jobId)
+      return row?.pid ? row : null
+    },
+    30_000,
+    'the job to record its pid'
+  )
   assert.deepEqual(states(await orch.call('GET', '/api/run-flow/list')), [[flowId, 'DETACHED_RUNNING']])
   assert.deepEqual(states(await orch.call('GET', '/api/run-flow/list')), [[flowId, 'DETACHED_RUNNING']])
 
   process.kill(job.pid as number, 'SIGKILL')
-  await eventually(async () => {
-    try {
-      process.kill(job.pid as number, 0)
-      return false
-    } catch {
-      return true
-    }
-  }, 10_000, 'the job to die')
+  await eventually(
+    async () => {
+      try {
+        process.kill(job.pid as number, 0)
+        return false
+      } catch {
+        return true
+      }
+    },
+    10_000,
+    'the job to die'
+  )
   const after = await orch.call('GET', '/api/run-flow/list')
   assert.equal(after.status, 200, after.body)
   assert.equal(after.json.flows[0].flowId, flowId)
