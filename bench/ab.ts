@@ -39,7 +39,8 @@ const { values: options } = parseArgs({
 if (!options.base) {
   console.error(
     'usage: npm run bench:ab -- --base <checkout with a built dist/> [--service trips] [--route "POST"] [--rate 2500] [--rounds 24] ' +
-      '[--seconds 4] [--serve alone|all|<service,…>] [--log-level warn] (each also as --base-… / --this-…) [--base-flags="<node flags>"] [--this-flags="<node flags>"] [--cpu-prof <dir>]'
+      '[--seconds 4] [--serve alone|all|<service,…>] [--log-level warn] (each also as --base-… / --this-…) ' +
+      '[--base-flags="<node flags>"] [--this-flags="<node flags>"] [--cpu-prof <dir>]'
   )
   process.exit(2)
 }

@@ -32,7 +32,7 @@ test('the flow list shows a write made through another connection (another proce
       from: ['AWAITING_APPROVAL'],
       to: 'CANCELLED',
       change: { cancelReason: 'cancelled from another process' },
-      events: [{ type: 'RUN_CANCELLED', data: { reason: 'test' } }]
+      events: [{ type: 'FLOW_ABORTED', data: { reason: 'test' } }]
     })
     assert.equal(moved?.state, 'CANCELLED')
   } finally {

@@ -17,7 +17,6 @@ import type { Task } from '../../state/domain.js'
 import type { OrchestratorRepositories } from '../../state/repositories.js'
 import {
   TERMINAL_FLOW_STATES,
-  type FlowActor,
   type FlowEvent,
   type FlowState,
   type FlowSummary,
