@@ -16,7 +16,7 @@ export const ROUNDS = 3
 export const ROUND_SECONDS = Math.max(2, Math.round(DURATION / 2))
 export const CLI = path.join(root, 'dist', 'cli', 'main.js')
 // The server runs with the V8 flags its shebang and `npm start` give it (docs/decisions.md).
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=32']
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8']
 
 export interface HttpRow {
   service: string

@@ -62,7 +62,7 @@ const extraFlags = (process.env.QUARTET_BENCH_NODE_FLAGS ?? '').split(' ').filte
 const server = spawn(
   process.execPath,
   [
-    '--max-semi-space-size=32',
+    '--max-semi-space-size=8',
     ...extraFlags,
     ...entry,
     'serve',
