@@ -227,13 +227,6 @@ export function createRunFlowsService(deps: RunFlowsDeps) {
       )
     },
 
-    /** One page of the caller's flows, newest first; `nextCursor` (null on the last page) asks for the next. */
-    async list(caller: Principal, page: ListPage): Promise<FlowListPage> {
-      assertEnabled()
-      await reconcileRunning(caller)
-      return listPage(caller, page)
-    },
-
     /**
      * The version of the caller's flow list, read after reconciling the flows that were running
      * (whose job may have ended with nothing written yet): equal versions mean an equal list.
@@ -246,7 +239,7 @@ export function createRunFlowsService(deps: RunFlowsDeps) {
       return (await flows.listRevision(projectId)).revision
     },
 
-    /** One page of the caller's flows as stored (callers reconcile first: list, listRevision). */
+    /** One page of the caller's flows, newest first, as stored: read listRevision first (it reconciles). */
     listPage,
 
     get: load,
