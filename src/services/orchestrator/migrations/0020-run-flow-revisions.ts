@@ -2,7 +2,7 @@ import type { Kysely, Migration } from 'kysely'
 
 /**
  * One counter per project, raised in the same transaction as every write of a run flow: the
- * version the flow list's cached pages are keyed by (modules/run-flows/list-view.ts). A project
+ * version the flow list's cached pages are keyed by (modules/run-flows/run-flows.routes.ts). A project
  * without a row has had no flow written since this migration.
  */
 export const runFlowRevisionsMigration: Migration = {

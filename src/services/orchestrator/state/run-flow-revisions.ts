@@ -20,14 +20,17 @@ export async function bumpFlowRevision(trx: Kysely<any>, projectId: number): Pro
 export interface FlowListRevision {
   /** Changes with every write of one of the project's flows, by this process or another. */
   revision: string
-  /** Flows starting or running: they may have moved on (their job ended) without a write yet. */
+  /** The tenant's flows starting or running: they may have moved on (their job ended) without a write yet. */
   running: number
 }
 
 /** One prepared statement over two indexes: the revision row and the running flows' count. */
-export function createFlowRevisionReader(base: OrchestratorDb): (projectId: number) => Promise<FlowListRevision> {
-  const db = base.withTables<{ orch_run_flow_revisions: RevisionsTable; orch_run_flows: { project_id: number; state: string } }>()
-  const read = prepareQuery(db, 1, (projectId: number) =>
+export function createFlowRevisionReader(base: OrchestratorDb): (projectId: number, tenantId: string) => Promise<FlowListRevision> {
+  const db = base.withTables<{
+    orch_run_flow_revisions: RevisionsTable
+    orch_run_flows: { project_id: number; tenant_id: string; state: string }
+  }>()
+  const read = prepareQuery(db, 2, (projectId: number, tenantId: string) =>
     db.selectNoFrom((eb) => [
       eb.selectFrom('orch_run_flow_revisions').select('revision').where('project_id', '=', projectId).as('revision'),
       eb
@@ -35,11 +38,12 @@ export function createFlowRevisionReader(base: OrchestratorDb): (projectId: numb
         .select(sql<number>`count(*)`.as('n'))
         .where('project_id', '=', projectId)
         .where('state', 'in', ['STARTING', 'DETACHED_RUNNING'])
+        .where('tenant_id', '=', tenantId)
         .as('running')
     ])
   )
-  return async (projectId) => {
-    const row = (await read(projectId))[0]
+  return async (projectId, tenantId) => {
+    const row = (await read(projectId, tenantId))[0]
     return { revision: String(row?.revision ?? 0), running: Number(row?.running ?? 0) }
   }
 }

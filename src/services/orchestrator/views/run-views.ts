@@ -1,12 +1,11 @@
 import type { FastifyReply } from 'fastify'
-import { createVersionedCache } from '../../../core/versioned-cache.js'
 import type { RunControl } from '../engine/run-control.js'
 import type { OrchestratorRepositories } from '../state/repositories.js'
+import { createRenderedPages } from './rendered-pages.js'
 
 /** Renderings hold ages and "now" (heartbeat age, run duration, updatedAt): re-rendered at least this often. */
 export const VIEW_MAX_AGE_MS = 1000
 const MAX_VIEWS = 64
-const JSON_TYPE = 'application/json; charset=utf-8'
 
 export interface RunViewsDeps {
   projectId: number
@@ -39,7 +38,7 @@ export interface RunViewsDeps {
  */
 export function createRunViews(deps: RunViewsDeps) {
   const repos = deps.repositories
-  const cache = createVersionedCache<Buffer, string>({
+  const pages = createRenderedPages({
     maxAgeMs: VIEW_MAX_AGE_MS,
     maxEntries: MAX_VIEWS,
     now: () => deps.clock().getTime()
@@ -72,16 +71,12 @@ export function createRunViews(deps: RunViewsDeps) {
      * `render()` serialised by the route's own response schema (the bytes Fastify would send).
      */
     async send(reply: FastifyReply, key: string, render: () => Promise<unknown>): Promise<FastifyReply> {
-      const body = await cache.get(key, await revision(), async () => {
-        const serialised = reply.serialize(await render())
-        return Buffer.from(serialised as string)
-      })
-      return reply.type(JSON_TYPE).send(body)
+      return pages.send(reply, key, await revision(), render)
     },
 
     /** Views held (tests, diagnostics). */
     get size(): number {
-      return cache.size
+      return pages.size
     }
   }
 }

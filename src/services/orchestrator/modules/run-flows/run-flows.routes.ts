@@ -7,7 +7,7 @@ import type { App } from '../../../../core/http/server.js'
 import { orchestratorError } from '../../errors.js'
 import { ACCESS, callerOf } from '../../gates/route-access.js'
 import { closeStreamsOnShutdown, openSse, type SseOptions } from '../../streams/sse.js'
-import { createFlowListView } from './list-view.js'
+import { createRenderedPages } from '../../views/rendered-pages.js'
 import { renderFlow } from './run-flows.render.js'
 import * as schemas from './run-flows.schemas.js'
 import type { RunFlowsService } from './run-flows.service.js'
@@ -30,7 +30,9 @@ export interface RunFlowRoutesDeps {
 
 export function runFlowRoutes(deps: RunFlowRoutesDeps) {
   const { flows } = deps
-  const listView = createFlowListView()
+  // Kept at the flow list's revision (state/run-flow-revisions.ts, raised in every flow write's
+  // transaction by any process); the max age covers writes that bypass the repository (hand edits).
+  const listPages = createRenderedPages({ maxEntries: 64, maxAgeMs: 1000 })
   return async function register(app: App) {
     const track = closeStreamsOnShutdown(app)
 
@@ -64,7 +66,7 @@ export function runFlowRoutes(deps: RunFlowRoutesDeps) {
         const caller = callerOf(request)
         const revision = await flows.listRevision(caller)
         const page = { limit, ...(cursor !== undefined ? { cursor } : {}) }
-        return listView.send(reply, `${caller.tenantId}\n${limit}\n${cursor ?? ''}`, revision, () => flows.listPage(caller, page))
+        return listPages.send(reply, `${caller.tenantId}\n${limit}\n${cursor ?? ''}`, revision, () => flows.listPage(caller, page))
       }
     )
 

@@ -233,10 +233,10 @@ export function createRunFlowsService(deps: RunFlowsDeps) {
      */
     async listRevision(caller: Principal): Promise<string> {
       assertEnabled()
-      const read = await flows.listRevision(projectId)
+      const read = await flows.listRevision(projectId, caller.tenantId)
       if (read.running === 0) return read.revision
       await reconcileRunning(caller)
-      return (await flows.listRevision(projectId)).revision
+      return (await flows.listRevision(projectId, caller.tenantId)).revision
     },
 
     /** One page of the caller's flows, newest first, as stored: read listRevision first (it reconciles). */
