@@ -28,9 +28,14 @@ export const COLUMNS = [
 ] as const
 export const WRITE_ATTEMPTS = 8
 
+/**
+ * The rows of some ids as one JSON text. The scope is checked on the row (`+` keeps SQLite off the scope index):
+ * one primary-key lookup per id instead of an index search and then the lookup (~135 µs instead of ~175 for 41
+ * random ids of 50,000).
+ */
 export const PAGE_BY_IDS_SQLITE =
   `select json_group_array(json_array(${COLUMNS.map((c) => `e.${c}`).join(', ')})) as page from orch_memory_entries e ` +
-  `where e.id in (select value from json_each(?)) and e.project_id = ? and e.tenant_id = ?`
+  `where e.id in (select value from json_each(?)) and +e.project_id = ? and +e.tenant_id = ?`
 
 export function columnsOf(alias: string): RawBuilder<unknown> {
   return sql.join(COLUMNS.map((c) => sql.ref(`${alias}.${c}`)))

@@ -3,7 +3,9 @@ import { test } from 'node:test'
 import Value from 'typebox/value'
 import { SearchBody } from '../../../../src/services/orchestrator/modules/memory/memory.schemas.js'
 import { startOrchestrator } from '../../../helpers/orchestrator.js'
-import { note, q, seedEntries } from './helpers.js'
+import { createMemoryReadService } from '../../../../src/services/orchestrator/modules/memory/memory-read.service.js'
+import { createTokenSealer, loadOrCreateMemoryKey } from '../../../../src/services/orchestrator/modules/memory/opaque-token.js'
+import { localScope, note, q, seedEntries } from './helpers.js'
 
 // The v1 search body is written with JSON.stringify, not the route's schema serializer: every view
 // state must therefore be exactly its schema — no field missing, of another type, or extra.
@@ -43,4 +45,50 @@ test('every v1 search body is exactly its response schema: AVAILABLE with entrie
     assert.ok(Value.Check(SearchBody, body), `${name}: ${JSON.stringify([...Value.Errors(SearchBody, body)].slice(0, 3))}`)
     assert.deepEqual(Value.Clean(SearchBody, structuredClone(body)), body, `${name}: no field beyond the schema`)
   }
+})
+
+// The route sends the text the read service puts together from each item's JSON while it fills the page; it must
+// be exactly what JSON.stringify gives for the view other callers (MCP, planner) receive as an object.
+test('the body text of every view is JSON.stringify of {schemaVersion, view}, item for item, escapes included', async () => {
+  const orch = await startOrchestrator()
+  const scope = await localScope(orch)
+  await seedEntries(orch, [
+    ...Array.from({ length: 40 }, (_, i) =>
+      note(`otter ${i} «ünïcödé» "q" \\ ${'😀'.repeat(i % 3)}`, `line\notter ${i}\u0001\t\u2028\ud800 end`, {
+        summary: i % 2 ? null : `sum "${i}"`,
+        tags: [`t${i}`, 'x"y'],
+        metadata: { nested: { n: i, s: 'a\nb' } }
+      })
+    ),
+    note('otter giant', 'otter '.repeat(8000))
+  ])
+  const reads = createMemoryReadService({
+    repository: orch.repositories.memory,
+    sealer: createTokenSealer(loadOrCreateMemoryKey(orch.config.dataDir, scope.projectId)),
+    termIndex: {}
+  })
+  const principal = { kind: 'local-project' as const, projectId: scope.projectId, tenantId: 'local' }
+  const states = new Set<string>()
+  const params: Array<Record<string, string>> = [
+    { v: '1', q: 'otter' },
+    { v: '1', q: 'otter', limit: '3' },
+    { v: '1', q: 'otter giant', mode: 'and' },
+    { v: '1' },
+    { v: '1', q: 'nothing' },
+    { v: '1', limit: 'x' }
+  ]
+  for (const query of params) {
+    let cursor: string | null | undefined
+    for (let page = 0; page < 4; page++) {
+      const view = await reads.search(principal, 'api', cursor ? { ...query, cursor } : query)
+      states.add(view.state)
+      assert.equal(reads.bodyOf(view), JSON.stringify({ schemaVersion: 1, view }), `${JSON.stringify(query)} page ${page}`)
+      cursor = 'nextCursor' in view ? view.nextCursor : null
+      if (!cursor) break
+    }
+  }
+  assert.deepEqual([...states].sort(), ['ABSENT', 'AVAILABLE', 'HOLD'])
+  const response = await orch.call('GET', `/api/memory/search?${q({ v: '1', q: 'otter' })}`)
+  assert.equal(response.status, 200)
+  assert.equal(JSON.stringify(JSON.parse(response.body)), response.body, 'the route sends canonical JSON text')
 })

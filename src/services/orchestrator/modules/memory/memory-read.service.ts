@@ -59,6 +59,7 @@ const isInteger = (value: unknown): value is number => typeof value === 'number'
 export function createMemoryReadService(deps: MemoryReadDeps) {
   const { repository, sealer } = deps
   const baseLimits = deps.limits ?? DEFAULT_READ_LIMITS
+  const bodies = new WeakMap<MemoryReadView, string>()
   const indexed = deps.termIndex === false ? null : createIndexedSearch(repository, { onError: deps.onQueryFailed, ...deps.termIndex })
   // A page is kept from its second read on, so a stream of one-off queries (a scan, or a client
   // varying its query) does not evict the pages that are read again; it is kept under the version
@@ -263,7 +264,25 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
       deferred: assembled.deferred,
       nextCursor
     }
+    // What JSON.stringify of the body gives (same keys in the same order), from the items' texts made with the page.
+    const { json } = assembled
+    bodies.set(
+      available,
+      `{"schemaVersion":${MEMORY_SCHEMA_VERSION},"view":{"state":"AVAILABLE",${JSON.stringify(base).slice(1, -1)},` +
+        `"candidates":[${json.candidates.join(',')}],"entries":[${json.entries.join(',')}],"deferred":[${json.deferred.join(',')}],` +
+        `"nextCursor":${JSON.stringify(nextCursor)}}}`
+    )
     return available
+  }
+
+  /** The JSON text of `{schemaVersion, view}` (made once per view; views are shared and never changed). */
+  function bodyOf(view: MemoryReadView): string {
+    let body = bodies.get(view)
+    if (body === undefined) {
+      body = JSON.stringify({ schemaVersion: MEMORY_SCHEMA_VERSION, view })
+      bodies.set(view, body)
+    }
+    return body
   }
 
   async function detail(
@@ -306,6 +325,6 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
     return { kind: 'ok', items: view.entries.map(({ entry, relevance }) => ({ entry, relevance })) }
   }
 
-  return { search, detail, legacySearch }
+  return { search, bodyOf, detail, legacySearch }
 }
 export type MemoryReadService = ReturnType<typeof createMemoryReadService>

@@ -21,11 +21,9 @@ const CONSUMER: MemoryConsumer = 'api'
 export function memoryRoutes({ reads, projectId }: MemoryRouteDeps) {
   // The scope comes from the verified caller, never from the URL.
   const scopeOf = (request: FastifyRequest) => memoryScopeOf(callerOf(request), projectId)
-  // The read service hands out the same view while it is current; its JSON is made once with it.
-  // JSON.stringify, not the route's schema serializer: a view is built field by field to its schema
-  // (a test checks every state against it), and the serializer's anyOf validation and string
-  // escaping cost ~230 µs of a 56 KB page, JSON.stringify ~50 µs.
-  const serializedViews = new WeakMap<object, string>()
+  // The read service's JSON text of a view, not the route's schema serializer: a view is built field by field to
+  // its schema (a test checks every state against it), and the serializer's anyOf validation and string escaping
+  // cost ~230 µs of a 56 KB page.
   return async function register(app: App) {
     app.get<{ Querystring: MemoryQueryParams }>(
       '/api/memory/search',
@@ -44,12 +42,7 @@ export function memoryRoutes({ reads, projectId }: MemoryRouteDeps) {
         const scope = scopeOf(request)
         if (request.query.v !== undefined) {
           const view = await reads.search(scope, CONSUMER, request.query)
-          let body = serializedViews.get(view)
-          if (body === undefined) {
-            body = JSON.stringify({ schemaVersion: MEMORY_SCHEMA_VERSION, view })
-            serializedViews.set(view, body)
-          }
-          return reply.type('application/json; charset=utf-8').send(body)
+          return reply.type('application/json; charset=utf-8').send(reads.bodyOf(view))
         }
         const outcome = await reads.legacySearch(scope, request.query.q)
         if (outcome.kind === 'ok') return outcome.items

@@ -94,6 +94,11 @@ export interface AssembledPage {
   candidates: MemoryCandidate[]
   entries: MemoryReadEntry[]
   deferred: MemoryDeferred[]
+  /**
+   * `JSON.stringify` of each item of the three lists, made while the page is filled (an entry's text is what its
+   * byte budget is measured on), so the view's JSON is put together from them instead of serialising 37 KB again.
+   */
+  json: { candidates: string[]; entries: string[]; deferred: string[] }
   /** How many hits the page used (as entries or deferred); the next page starts after them. */
   consumed: number
   /** The page stopped at a limit; when false it used every hit it was given and more might have joined it. */
@@ -116,20 +121,34 @@ export function assemblePage(
 ): AssembledPage {
   let bytesLeft = limits.maxBytes - BYTE_RESERVE
   let linesLeft = limits.maxLines - LINE_RESERVE
-  const page: AssembledPage = { candidates: [], entries: [], deferred: [], consumed: 0, ended: false }
+  const page: AssembledPage = {
+    candidates: [],
+    entries: [],
+    deferred: [],
+    json: { candidates: [], entries: [], deferred: [] },
+    consumed: 0,
+    ended: false
+  }
+  const reasonsJson = JSON.stringify(reasons)
   for (const hit of hits.slice(0, limits.maxCandidates)) {
     const entry = entryWire(hit)
-    const recordBytes = Buffer.byteLength(JSON.stringify(entry))
+    const entryJson = JSON.stringify(entry)
+    const recordBytes = Buffer.byteLength(entryJson)
     const contentLines = lineCount(hit.content)
     const bytes = recordBytes + ENTRY_BYTE_OVERHEAD
     const lines = contentLines + ENTRY_LINE_OVERHEAD
     const candidate = candidateOf(hit, recordBytes, contentLines)
+    const candidateJson = JSON.stringify(candidate)
     const reasonCode: DeferralReason | null =
       page.entries.length >= limits.maxEntries ? 'ENTRY_LIMIT' : bytes > bytesLeft ? 'BYTE_LIMIT' : lines > linesLeft ? 'LINE_LIMIT' : null
     if (reasonCode === null) {
       bytesLeft -= bytes
       linesLeft -= lines
-      page.entries.push({ entry, relevance: hit.relevance, contentDigest: sha256Digest(hit.content), reasons })
+      const contentDigest = sha256Digest(hit.content)
+      page.entries.push({ entry, relevance: hit.relevance, contentDigest, reasons })
+      page.json.entries.push(
+        `{"entry":${entryJson},"relevance":${JSON.stringify(hit.relevance)},"contentDigest":"${contentDigest}","reasons":${reasonsJson}}`
+      )
     } else {
       const detailRef = detailRefOf(hit, candidate.candidateDigest)
       const deferredBytes = Buffer.byteLength(String(hit.id)) + Buffer.byteLength(detailRef) + DEFERRED_BYTE_OVERHEAD
@@ -140,8 +159,12 @@ export function assemblePage(
       bytesLeft -= deferredBytes
       linesLeft -= 1
       page.deferred.push({ candidate, reasons, reasonCode, detailRef })
+      page.json.deferred.push(
+        `{"candidate":${candidateJson},"reasons":${reasonsJson},"reasonCode":"${reasonCode}","detailRef":${JSON.stringify(detailRef)}}`
+      )
     }
     page.candidates.push(candidate)
+    page.json.candidates.push(candidateJson)
     page.consumed++
   }
   if (page.consumed >= limits.maxCandidates) page.ended = true
