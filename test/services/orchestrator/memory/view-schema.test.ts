@@ -49,7 +49,7 @@ test('every v1 search body is exactly its response schema: AVAILABLE with entrie
 
 // The route sends the text the read service puts together from each item's JSON while it fills the page; it must
 // be exactly what JSON.stringify gives for the view other callers (MCP, planner) receive as an object.
-test('the body text of every view is JSON.stringify of {schemaVersion, view}, item for item, escapes included', async () => {
+test('the body of every view is the UTF-8 of JSON.stringify({schemaVersion, view}), item for item, escapes included', async () => {
   const orch = await startOrchestrator()
   const scope = await localScope(orch)
   await seedEntries(orch, [
@@ -82,7 +82,7 @@ test('the body text of every view is JSON.stringify of {schemaVersion, view}, it
     for (let page = 0; page < 4; page++) {
       const view = await reads.search(principal, 'api', cursor ? { ...query, cursor } : query)
       states.add(view.state)
-      assert.equal(reads.bodyOf(view), JSON.stringify({ schemaVersion: 1, view }), `${JSON.stringify(query)} page ${page}`)
+      assert.equal(reads.bodyOf(view).toString('utf8'), JSON.stringify({ schemaVersion: 1, view }), `${JSON.stringify(query)} page ${page}`)
       cursor = 'nextCursor' in view ? view.nextCursor : null
       if (!cursor) break
     }

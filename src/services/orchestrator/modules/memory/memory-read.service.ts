@@ -59,7 +59,10 @@ const isInteger = (value: unknown): value is number => typeof value === 'number'
 export function createMemoryReadService(deps: MemoryReadDeps) {
   const { repository, sealer } = deps
   const baseLimits = deps.limits ?? DEFAULT_READ_LIMITS
-  const bodies = new WeakMap<MemoryReadView, string>()
+  // The body's UTF-8 bytes live outside the JS heap and are written as they are: a string body was
+  // flattened to measure it and converted again to write it, per answer (~70 KB of young-generation
+  // garbage for a 37 KB page), and again for every kept answer.
+  const bodies = new WeakMap<MemoryReadView, Buffer>()
   const indexed = deps.termIndex === false ? null : createIndexedSearch(repository, { onError: deps.onQueryFailed, ...deps.termIndex })
   // A page is kept from its second read on, so a stream of one-off queries (a scan, or a client
   // varying its query) does not evict the pages that are read again; it is kept under the version
@@ -266,20 +269,35 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
     }
     // What JSON.stringify of the body gives (same keys in the same order), from the items' texts made with the page.
     const { json } = assembled
-    bodies.set(
-      available,
-      `{"schemaVersion":${MEMORY_SCHEMA_VERSION},"view":{"state":"AVAILABLE",${JSON.stringify(base).slice(1, -1)},` +
-        `"candidates":[${json.candidates.join(',')}],"entries":[${json.entries.join(',')}],"deferred":[${json.deferred.join(',')}],` +
-        `"nextCursor":${JSON.stringify(nextCursor)}}}`
-    )
+    const parts = [`{"schemaVersion":${MEMORY_SCHEMA_VERSION},"view":{"state":"AVAILABLE",${JSON.stringify(base).slice(1, -1)},`]
+    const list = (name: string, items: string[], last = false) => {
+      parts.push(`"${name}":[`)
+      items.forEach((item, at) => (at === 0 ? parts.push(item) : parts.push(',', item)))
+      parts.push(last ? ']' : '],')
+    }
+    list('candidates', json.candidates)
+    list('entries', json.entries)
+    list('deferred', json.deferred, true)
+    parts.push(`,"nextCursor":${JSON.stringify(nextCursor)}}}`)
+    bodies.set(available, utf8Of(parts))
     return available
   }
 
-  /** The JSON text of `{schemaVersion, view}` (made once per view; views are shared and never changed). */
-  function bodyOf(view: MemoryReadView): string {
+  /** The parts' UTF-8 written one after the other into one buffer (no joined string is made on the way). */
+  function utf8Of(parts: readonly string[]): Buffer {
+    let bytes = 0
+    for (const part of parts) bytes += Buffer.byteLength(part)
+    const body = Buffer.allocUnsafe(bytes)
+    let at = 0
+    for (const part of parts) at += body.write(part, at)
+    return body
+  }
+
+  /** The UTF-8 JSON of `{schemaVersion, view}` (made once per view; views are shared and never changed). */
+  function bodyOf(view: MemoryReadView): Buffer {
     let body = bodies.get(view)
     if (body === undefined) {
-      body = JSON.stringify({ schemaVersion: MEMORY_SCHEMA_VERSION, view })
+      body = Buffer.from(JSON.stringify({ schemaVersion: MEMORY_SCHEMA_VERSION, view }))
       bodies.set(view, body)
     }
     return body
