@@ -61,8 +61,9 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
   const baseLimits = deps.limits ?? DEFAULT_READ_LIMITS
   // The body's UTF-8 bytes live outside the JS heap and are written as they are: a string body was
   // flattened to measure it and converted again to write it, per answer (~70 KB of young-generation
-  // garbage for a 37 KB page), and again for every kept answer.
-  const bodies = new WeakMap<MemoryReadView, Buffer>()
+  // garbage for a 37 KB page), and again for every kept answer. An AVAILABLE view is stored with the
+  // texts of its parts until a route asks for its bytes (other callers use the object).
+  const bodies = new WeakMap<MemoryReadView, Buffer | string[]>()
   const indexed = deps.termIndex === false ? null : createIndexedSearch(repository, { onError: deps.onQueryFailed, ...deps.termIndex })
   // A page is kept from its second read on, so a stream of one-off queries (a scan, or a client
   // varying its query) does not evict the pages that are read again; it is kept under the version
@@ -279,7 +280,7 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
     list('entries', json.entries)
     list('deferred', json.deferred, true)
     parts.push(`,"nextCursor":${JSON.stringify(nextCursor)}}}`)
-    bodies.set(available, utf8Of(parts))
+    bodies.set(available, parts)
     return available
   }
 
@@ -295,11 +296,10 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
 
   /** The UTF-8 JSON of `{schemaVersion, view}` (made once per view; views are shared and never changed). */
   function bodyOf(view: MemoryReadView): Buffer {
-    let body = bodies.get(view)
-    if (body === undefined) {
-      body = Buffer.from(JSON.stringify({ schemaVersion: MEMORY_SCHEMA_VERSION, view }))
-      bodies.set(view, body)
-    }
+    const known = bodies.get(view)
+    if (Buffer.isBuffer(known)) return known
+    const body = Array.isArray(known) ? utf8Of(known) : Buffer.from(JSON.stringify({ schemaVersion: MEMORY_SCHEMA_VERSION, view }))
+    bodies.set(view, body)
     return body
   }
 
