@@ -20,10 +20,13 @@ function find(dir) {
   return out
 }
 
-// Tests that need no second run per database or Node version (real agent CLIs, browsers, load-like
-// runs) live under test/agents/ or test/browser/ or carry the marker below in their first lines;
-// QUARTET_TEST_SCOPE=repeat (the PostgreSQL CI leg) leaves them out of a full run; =components (the Node 24
-// leg) also leaves out the end-to-end CLI tests under test/e2e/.
+// Tests that need no second run per database or Node version (real agent CLIs, browsers, terminal
+// UIs, load-like runs) live under test/agents/ or test/browser/ or carry the marker below in their
+// first lines; QUARTET_TEST_SCOPE=repeat (the PostgreSQL CI leg) leaves them out of a full run.
+// =components (the Node 24 leg) also leaves out the end-to-end CLI tests under test/e2e/ and the
+// orchestrator's engine-flow tests below: they spend their time in agent, job and git child
+// processes, whose Node-version-dependent parts (spawning, the SQLite drivers, node-pty, streams)
+// the remaining component tests cover (docs/decisions.md, "CI on Node 24").
 const ONCE_MARKER = '@quartet-test-once'
 const runsOnce = (file) =>
   file.includes(`${path.sep}test${path.sep}agents${path.sep}`) ||
@@ -32,9 +35,28 @@ const runsOnce = (file) =>
 const scope = process.env.QUARTET_TEST_SCOPE
 const repeatOnly = scope === 'repeat' || scope === 'components'
 const isE2e = (file) => file.includes(`${path.sep}test${path.sep}e2e${path.sep}`)
+const ENGINE_FLOWS = [
+  'approvals',
+  'autonomous',
+  'chat',
+  'evolution',
+  'insight',
+  'merge',
+  'missions',
+  'nervous',
+  'run-flows',
+  'submissions',
+  'xverify'
+]
+const isEngineFlow = (file) =>
+  ENGINE_FLOWS.some((dir) => file.includes(`${path.sep}test${path.sep}services${path.sep}orchestrator${path.sep}${dir}${path.sep}`))
 const all = find(path.join(root, 'test')).sort()
 const files =
-  explicit.length > 0 ? explicit : repeatOnly ? all.filter((file) => !runsOnce(file) && !(scope === 'components' && isE2e(file))) : all
+  explicit.length > 0
+    ? explicit
+    : repeatOnly
+      ? all.filter((file) => !runsOnce(file) && !(scope === 'components' && (isE2e(file) || isEngineFlow(file))))
+      : all
 if (repeatOnly && explicit.length === 0) console.log(`QUARTET_TEST_SCOPE=${scope}: ${all.length - files.length} test files left out`)
 if (files.length === 0) {
   console.error('no test files found')

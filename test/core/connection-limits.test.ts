@@ -1,3 +1,4 @@
+// @quartet-test-once: load-like (thousands of stalled sockets) and independent of the database.
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import { spawn } from 'node:child_process'

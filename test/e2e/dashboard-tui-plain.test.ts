@@ -1,3 +1,5 @@
+// @quartet-test-once: the dashboard's plain-line output; what it reads is covered on every database
+// by the component tests.
 import assert from 'node:assert/strict'
 import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'

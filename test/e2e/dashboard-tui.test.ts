@@ -1,3 +1,5 @@
+// @quartet-test-once: a terminal UI driven through tmux, like the browser tests; the database legs
+// run the read side it shows in their component tests.
 import assert from 'node:assert/strict'
 import { execFileSync, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -96,8 +98,8 @@ test(
     await until((s) => new RegExp(`${id} high`).test(s), 'the request in the approvals view')
     await press('y')
     await until((s) => new RegExp(`type ${id} to allow`).test(s), 'the confirmation prompt')
-    tmux('send-keys', '-t', 'dash', '-l', id)
-    await press('Enter')
+    // Pasted with its Enter, in one write: the dashboard reads both in one chunk.
+    tmux('send-keys', '-t', 'dash', '-l', `${id}\r`)
     await until((s) => new RegExp(`allowed ${id}`).test(s), 'the decision')
     const decided = (await (await fetch(`${base}/api/approvals/${id}`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
       category: string

@@ -1,3 +1,5 @@
+// @quartet-test-once: the log layout of `quartet serve`, independent of the database
+// (serve-json-each starts every service on each database).
 import { spawnSync } from 'node:child_process'
 import os from 'node:os'
 import { test, after } from 'node:test'

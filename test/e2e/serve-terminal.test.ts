@@ -1,3 +1,4 @@
+// @quartet-test-once: terminal output of `quartet serve`, independent of the database.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { parseRecord } from '../helpers/cli.js'

@@ -314,6 +314,21 @@ function nonFiniteUrls(path: string, operation: OpenApiOperation): string[] {
   return urls
 }
 
+/** A request left unanswered this long is a hang (a lock wait, a lost promise): fail naming it. */
+const ANSWER_MS = 60_000
+
+async function answeredWithin<T>(ms: number, answer: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const hang = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s: ${what}`)), ms)
+  })
+  try {
+    return await Promise.race([answer, hang])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 async function send(
   options: FuzzOptions,
   report: FuzzReport,
@@ -327,12 +342,16 @@ async function send(
   const before = write
     ? await snapshotTables(options.database, options.tablePrefix, [...APPEND_ONLY_TABLES, ...(options.ignoreTables ?? [])])
     : ''
-  const response = await options.app.inject({
-    method: method as 'GET',
-    url,
-    headers,
-    ...(body.payload !== undefined ? { payload: body.payload } : {})
-  })
+  const response = await answeredWithin(
+    ANSWER_MS,
+    options.app.inject({
+      method: method as 'GET',
+      url,
+      headers,
+      ...(body.payload !== undefined ? { payload: body.payload } : {})
+    }),
+    `${method} ${url.slice(0, 200)}`
+  )
   report.requests++
   report.byStatus[response.statusCode] = (report.byStatus[response.statusCode] ?? 0) + 1
   const sent = body.payload === undefined ? '' : ` body ${JSON.stringify(String(body.payload).slice(0, 300))}`

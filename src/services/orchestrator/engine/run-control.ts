@@ -312,6 +312,9 @@ export function createRunControl(options: RunControlOptions) {
     const local = claimed && jobProcessAlive(job)
     if (local) process.kill(job.pid!, 'SIGTERM')
     const endedByItself = local && (await waitForJobEnd(job.id, options.killGraceMs() + 5000))
+    // Recorded before the SIGKILL: a server watching this job from another process must find it
+    // killed, not a dead process to declare orphaned.
+    const recorded = await repos.jobs.finish(job.id, 'killed', { error: KILLED_BY_USER })
     if (claimed && !endedByItself && jobProcessAlive(job)) process.kill(job.pid, 'SIGKILL')
     const killedPids = await killAttemptGroups(job)
     const cancelledTasks = await repos.tasks.transitionAll(job.sprintId, 'CANCELLED', {
@@ -321,7 +324,7 @@ export function createRunControl(options: RunControlOptions) {
     })
     await withdrawRequests(projectId, cancelledTasks, KILLED_BY_USER)
     await finishRunningAttempts(job.id, 'CANCELLED', KILLED_BY_USER)
-    if (await repos.jobs.finish(job.id, 'killed', { error: KILLED_BY_USER })) {
+    if (recorded) {
       await repos.sprints.setStatus(job.sprintId, 'ABORTED', {
         stopReason: KILLED_BY_USER,
         finishedAt: options.clock().toISOString(),

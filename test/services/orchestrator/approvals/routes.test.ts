@@ -229,3 +229,27 @@ test('a requester can never decide its own request (the rule RPC and every surfa
   const decided = await service.decide(decider('someone-else'), { id: request.id, decision: 'allow', channel: 'rpc' })
   assert.equal(decided.decision.channel, 'rpc')
 })
+
+test('a waiter is never told of an expiry nobody recorded: the check and the answer use one instant', async () => {
+  const orch = await startWithApprovals()
+  const { request } = await requestPermission(orch)
+  const expiresAt = Date.parse(request.expiresAt)
+  // Each reading of the clock is a second later: due between the expiry check and the answer.
+  let readings = 0
+  const projectId = await orch.repositories.projects.ensure(orch.project.root)
+  const service = createApprovalsService({
+    repositories: orch.repositories,
+    projectId,
+    dataDir: orch.config.dataDir,
+    clock: () => new Date(expiresAt - 500 + 1000 * readings++),
+    newId: () => 'apr_unused0002',
+    approvalConfig: () => ({ api_decide: true, default_expiry_seconds: 60, expiry_action: 'deny', require_for_risk: [] }),
+    policy: ANY_DECIDER
+  })
+  const first = await service.wait(request.id, 0)
+  assert.deepEqual([first.category, first.effect, first.decision], ['pending', null, null])
+  const next = await service.wait(request.id, 0)
+  assert.deepEqual([next.category, next.effect, next.decision?.channel], ['expired', 'deny', 'ttl-expire'])
+  const stored = (await orch.call('GET', `/api/approvals/${request.id}`)).json
+  assert.equal(stored.decision.channel, 'ttl-expire', 'the expiry the waiter was told of is recorded')
+})

@@ -77,7 +77,11 @@ export function Dashboard({ source, initial, subscribe }: DashboardProps): React
   useInput((input, key) => {
     if (mode.kind === 'confirm') {
       if (key.escape) return setMode({ kind: 'approvals' })
-      if (key.return) {
+      // A paste (or keys typed faster than the terminal is read) can bring the id and its Enter
+      // in one chunk: the text before the line break is typed, the break submits.
+      const lineBreak = key.ctrl || key.meta ? -1 : input.search(/[\r\n]/)
+      if (lineBreak > 0) typedBack.current += input.slice(0, lineBreak)
+      if (key.return || lineBreak !== -1) {
         if (typedBack.current.trim() !== mode.id) {
           setMessage('the id typed back does not match: nothing decided')
           return setMode({ kind: 'approvals' })

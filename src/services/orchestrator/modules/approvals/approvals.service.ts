@@ -293,13 +293,17 @@ export function createApprovalsService(deps: ApprovalsServiceDeps): ApprovalsSer
      * expired here at once rather than at the next sweep.
      */
     async wait(id: string, timeoutMs: number, signal?: AbortSignal): Promise<ApprovalEntryView> {
-      const row = await load(id)
       const deadline = Date.now() + timeoutMs
-      let current = row
       for (;;) {
-        if (current.decision === null && current.expiresAt <= now()) await expire(current)
-        current = await load(id)
-        if (current.decision !== null || Date.now() >= deadline || signal?.aborted) return renderEntry(current, now())
+        // One instant for the expiry check and the answer: an answer rendered later than the check
+        // could call the request expired (and its effect the default action) with nothing recorded.
+        let current = await load(id)
+        const at = now()
+        if (current.decision === null && current.expiresAt <= at) {
+          await expire(current)
+          current = await load(id)
+        }
+        if (current.decision !== null || Date.now() >= deadline || signal?.aborted) return renderEntry(current, at)
         await sleep(Math.min(POLL_MS, Math.max(0, deadline - Date.now())), undefined, signal ? { signal } : {}).catch(() => {})
       }
     },
