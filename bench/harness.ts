@@ -15,8 +15,20 @@ export const CONNECTIONS = 50
 export const ROUNDS = 3
 export const ROUND_SECONDS = Math.max(2, Math.round(DURATION / 2))
 export const CLI = path.join(root, 'dist', 'cli', 'main.js')
-// The server runs with the V8 flags its shebang and `npm start` give it (docs/decisions.md).
+// A service alone runs with the V8 flags of the `quartet` shebang (docs/decisions.md, "Memory").
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8']
+// Every service in one process runs with the flags `npm start` gives it, read from package.json.
+export const USERS_RUN_NODE_FLAGS = npmStartNodeFlags()
+
+function npmStartNodeFlags(): string[] {
+  const scripts = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts
+  const command = scripts.start
+    ?.split('&&')
+    .map((part) => part.trim())
+    .find((part) => part.includes('dist/cli/main.js serve'))
+  if (!command) throw new Error(`package.json's start script does not run dist/cli/main.js serve: ${scripts.start}`)
+  return command.split(/\s+/).filter((word) => word.startsWith('--'))
+}
 
 export interface HttpRow {
   service: string
@@ -193,8 +205,10 @@ function legacyReadyUrls(log: string, services: string[]): Record<string, string
 export interface ServerBuild {
   /** The built CLI to start (default: this checkout's dist/); `npm run bench:ab` passes another checkout's. */
   cli?: string
-  /** Node flags in addition to SERVER_NODE_FLAGS, e.g. --cpu-prof. */
+  /** Node flags in addition to the base flags, e.g. --cpu-prof. */
   nodeFlags?: string[]
+  /** The flags the process is started with (default SERVER_NODE_FLAGS, a service alone as the shebang starts it). */
+  baseFlags?: string[]
 }
 
 export async function startServer(
@@ -206,10 +220,14 @@ export async function startServer(
   const logFile = path.join(env.QUARTET_DATA_DIR as string, 'server.log')
   fs.mkdirSync(path.dirname(logFile), { recursive: true })
   const out = fs.openSync(logFile, 'a')
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...(build.nodeFlags ?? []), build.cli ?? CLI, 'serve', ...services], {
-    env,
-    stdio: ['ignore', out, out]
-  })
+  const child = spawn(
+    process.execPath,
+    [...(build.baseFlags ?? SERVER_NODE_FLAGS), ...(build.nodeFlags ?? []), build.cli ?? CLI, 'serve', ...services],
+    {
+      env,
+      stdio: ['ignore', out, out]
+    }
+  )
   fs.closeSync(out)
   const deadline = Date.now() + timeoutMs
   let text = ''

@@ -18,7 +18,9 @@ import {
   rssMb,
   ROUND_SECONDS,
   serverEnv,
+  SERVER_NODE_FLAGS,
   startServer,
+  USERS_RUN_NODE_FLAGS,
   stop,
   type Baseline,
   type HttpRow,
@@ -129,7 +131,7 @@ export async function benchUsersRun(
   const extra: Record<string, string> = { LOG_LEVEL: 'info' }
   for (const bench of benches) Object.assign(extra, bench.env ?? {}, { [`${bench.service.toUpperCase()}_PORT`]: '0' })
   const env = serverEnv(extra, dataDir)
-  const server = await startServer([], env)
+  const server = await startServer([], env, 60_000, { baseFlags: USERS_RUN_NODE_FLAGS })
   await new Promise((r) => setTimeout(r, 500))
   const idleMb = rssMb(server.pid)
   const referenceServers: Baseline[] = []
@@ -185,6 +187,8 @@ export function usersRunSection(keptRows: KeptRow[]): string[] {
   return [
     `## The configuration users run (\`${USERS_RUN}\`: every service in one process, LOG_LEVEL=info)`,
     '',
+    `Node flags as each is started: \`${USERS_RUN_NODE_FLAGS.join(' ')}\` (${USERS_RUN}), ` +
+      `\`${SERVER_NODE_FLAGS.join(' ')}\` (a service alone, the \`quartet\` shebang).`,
     `Both servers run side by side and are loaded in ${KEPT_ROUNDS} alternating rounds of ${ROUND_SECONDS} s, each after a baseline round.`,
     '"Kept" is the median over rounds of the users-run req/s as a share of the service-alone req/s (logging off) of the same',
     `round; CPU is the server process's user + system time per request. Target: kept ≥ ${KEPT_TARGET * 100} %.`,
