@@ -4,6 +4,7 @@ import type { App } from '../../src/core/http/server.js'
 import type { Database } from '../../src/core/db/database.js'
 import { APPEND_ONLY_TABLES, snapshotTables } from './db.js'
 import { NON_FINITE } from './strict-input.js'
+import { withTimeout } from '../../src/core/with-timeout.js'
 
 interface OpenApiParameter {
   name: string
@@ -317,18 +318,6 @@ function nonFiniteUrls(path: string, operation: OpenApiOperation): string[] {
 /** A request left unanswered this long is a hang (a lock wait, a lost promise): fail naming it. */
 const ANSWER_MS = 60_000
 
-async function answeredWithin<T>(ms: number, answer: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const hang = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s: ${what}`)), ms)
-  })
-  try {
-    return await Promise.race([answer, hang])
-  } finally {
-    clearTimeout(timer)
-  }
-}
-
 async function send(
   options: FuzzOptions,
   report: FuzzReport,
@@ -342,15 +331,15 @@ async function send(
   const before = write
     ? await snapshotTables(options.database, options.tablePrefix, [...APPEND_ONLY_TABLES, ...(options.ignoreTables ?? [])])
     : ''
-  const response = await answeredWithin(
-    ANSWER_MS,
+  const response = await withTimeout(
     options.app.inject({
       method: method as 'GET',
       url,
       headers,
       ...(body.payload !== undefined ? { payload: body.payload } : {})
     }),
-    `${method} ${url.slice(0, 200)}`
+    ANSWER_MS,
+    `the answer to ${method} ${url.slice(0, 200)}`
   )
   report.requests++
   report.byStatus[response.statusCode] = (report.byStatus[response.statusCode] ?? 0) + 1

@@ -1,5 +1,6 @@
 import { Type } from 'typebox'
 import type { App } from '../server.js'
+import { withTimeout } from '../../with-timeout.js'
 
 export interface HealthOptions {
   /** Service name reported in the body. */
@@ -34,7 +35,7 @@ export function health(app: App, options: HealthOptions): void {
     },
     async (_request, reply) => {
       try {
-        if (options.check) await withTimeout(options.check(), options.timeoutMs ?? 2000)
+        if (options.check) await withTimeout(options.check(), options.timeoutMs ?? 2000, 'health check')
         return { status: 'ok' as const, service: options.name, uptimeSeconds: Math.round(process.uptime()) }
       } catch (error) {
         return reply
@@ -44,17 +45,4 @@ export function health(app: App, options: HealthOptions): void {
       }
     }
   )
-}
-
-/** Rejects when `check` has not settled within `ms`. */
-export async function withTimeout(check: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`health check timed out after ${ms} ms`)), ms)
-  })
-  try {
-    await Promise.race([check, timeout])
-  } finally {
-    clearTimeout(timer)
-  }
 }

@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
 import type { App } from '../../../../core/http/server.js'
-import { RETRY_AFTER_SECONDS, withTimeout } from '../../../../core/http/plugins/health.js'
+import { RETRY_AFTER_SECONDS } from '../../../../core/http/plugins/health.js'
+import { withTimeout } from '../../../../core/with-timeout.js'
 import { ACCESS } from '../../gates/route-access.js'
 import { isLoopbackAddress } from '../../runtime/loopback.js'
 
@@ -59,7 +60,7 @@ export function healthRoutes(deps: HealthDeps) {
             ? { version: deps.version, pid: process.pid, projectRoot: deps.projectRoot, terminalEnabled: deps.terminalEnabled }
             : {}
           try {
-            await withTimeout(deps.checkDatabase(), deps.checkTimeoutMs ?? 2000)
+            await withTimeout(deps.checkDatabase(), deps.checkTimeoutMs ?? 2000, 'health check')
           } catch (error) {
             // The driver's words (host, port, file) are for the machine's owner only.
             const detail = loopback ? `: ${error instanceof Error ? error.message : String(error)}` : ''
