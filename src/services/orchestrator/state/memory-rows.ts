@@ -45,6 +45,11 @@ export function versionOf(row: Record<string, unknown> | undefined): string {
   return `${Number(row?.snapshot ?? 0)}:${Number(row?.writes ?? 0)}`
 }
 
+/** How many rows of the memory table were written, by anyone, when `version` was read (SQLite's trigger-kept count; 0 on PostgreSQL). */
+export function writeCountOf(version: string): number {
+  return Number(version.slice(version.indexOf(':') + 1))
+}
+
 export function hitOf(row: Record<string, unknown>): MemoryHit {
   // PostgreSQL answers bigint as strings and sqlite may give integers for 0; keep one type. Built field by field: spreading
   // rows was a measurable share of a search.

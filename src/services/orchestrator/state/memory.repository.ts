@@ -173,6 +173,12 @@ export function createMemoryRepository(db: OrchestratorDb, clock: () => Date) {
   }
 
   return {
+    /**
+     * Whether `version` changes with every write of any row, also one made by hand without a new revision (SQLite's
+     * triggers count them; on PostgreSQL the version is the scope's newest revision alone).
+     */
+    versionCountsEveryWrite: !postgres,
+
     async record(scope: MemoryScopeKey, input: MemoryEntryInput): Promise<MemoryEntry> {
       const now = clock().toISOString()
       return withRevisionRetry(() =>

@@ -5,7 +5,8 @@ import { createTestDatabase, type TestDatabase } from '../../../helpers/db.js'
 import { orchestratorMigrations } from '../../../../src/services/orchestrator/migrations/index.js'
 import type { OrchestratorDb } from '../../../../src/services/orchestrator/state/db.js'
 import { createOrchestratorRepositories, type OrchestratorRepositories } from '../../../../src/services/orchestrator/state/repositories.js'
-import type { MemoryScopeKey, MemorySearchPage } from '../../../../src/services/orchestrator/state/memory.repository.js'
+import type { MemoryScopeKey } from '../../../../src/services/orchestrator/state/memory.repository.js'
+import { rankedPageOf, renderEntry, type RankedPage } from '../../../../src/services/orchestrator/modules/memory/page.js'
 import { createIndexedSearch, type IndexedSearch } from '../../../../src/services/orchestrator/modules/memory/indexed-search.js'
 import { searchFilter } from './helpers.js'
 
@@ -53,9 +54,9 @@ async function ready(indexed: IndexedSearch, scope: MemoryScopeKey): Promise<voi
 }
 
 /** Ids in rank order, ties (equal relevance to 1e-9) broken by id descending as both rankings do. */
-const ranking = (page: MemorySearchPage) =>
+const ranking = (page: RankedPage) =>
   page.hits
-    .map((hit) => ({ id: hit.id, relevance: Math.round(hit.relevance * 1e9) / 1e9 }))
+    .map((hit) => ({ id: hit.rendered.id, relevance: Math.round(hit.relevance * 1e9) / 1e9 }))
     .sort((a, b) => b.relevance - a.relevance || b.id - a.id)
 
 test('the term index ranks as the SQL ranking does: same entries for every query and filter, in bm25 order on SQLite', async () => {
@@ -82,18 +83,20 @@ test('the term index ranks as the SQL ranking does: same entries for every query
     const offset = next() < 0.3 ? Math.floor(next() * 20) : 0
     const size = 500
     const fromIndex = await indexed.search(scope, filter, offset, size, version)
-    const fromSql = await repos.memory.search(scope, filter, offset, size)
+    const fromSql = rankedPageOf(await repos.memory.search(scope, filter, offset, size))
     assert.ok(fromIndex, 'the index answered')
     const what = JSON.stringify({ filter, offset })
     if (postgres) {
       // PostgreSQL ranks with ts_rank_cd: the same entries match, in its own order.
-      if (offset === 0) assert.deepEqual(fromIndex.hits.map((h) => h.id).sort(), fromSql.hits.map((h) => h.id).sort(), what)
+      if (offset === 0)
+        assert.deepEqual(fromIndex.hits.map((h) => h.rendered.id).sort(), fromSql.hits.map((h) => h.rendered.id).sort(), what)
     } else {
       assert.deepEqual(ranking(fromIndex), ranking(fromSql), what)
     }
     assert.equal(fromIndex.snapshot, fromSql.snapshot, what)
+    // What the page shows of each hit (kept renderings included) is what its row gives now.
     for (const hit of fromIndex.hits)
-      assert.deepEqual({ ...hit, relevance: 0 }, { ...(await repos.memory.get(scope, hit.id))!, relevance: 0 })
+      assert.deepEqual({ ...hit.rendered, contentDigest: null }, renderEntry((await repos.memory.get(scope, hit.rendered.id))!))
   }
 })
 
@@ -106,7 +109,7 @@ test('the term index follows writes made after it was built: inserts, rewrites, 
   const ids = async (...terms: string[]) => {
     const page = await indexed.search(scope, filterOf(terms), 0, 100, version)
     const sqlPage = await repos.memory.search(scope, filterOf(terms), 0, 100)
-    const found = (page ?? sqlPage).hits.map((hit) => hit.id).sort((a, b) => a - b)
+    const found = (page ? page.hits.map((hit) => hit.rendered.id) : sqlPage.hits.map((hit) => hit.id)).sort((a, b) => a - b)
     assert.deepEqual(
       found,
       sqlPage.hits.map((hit) => hit.id).sort((a, b) => a - b),
@@ -170,13 +173,13 @@ test('concurrent searches while entries are written: every page is a consistent 
   await writes
   for (const page of pages) {
     if (!page) continue
-    for (const hit of page.hits) assert.ok(hit.revision <= page.snapshot, 'no hit newer than the page snapshot')
-    const newest = page.hits.filter((hit) => hit.title.startsWith('alpha note')).length
+    for (const hit of page.hits) assert.ok(hit.rendered.revision <= page.snapshot, 'no hit newer than the page snapshot')
+    const newest = page.hits.filter((hit) => hit.rendered.entry.title.startsWith('alpha note')).length
     const written = (await repos.memory.search(scope, filterOf(['note']), 0, 500)).hits.filter(
       (hit) => hit.revision <= page.snapshot
     ).length
     assert.equal(newest, written, 'every note written up to the snapshot is on the page')
   }
   const last = await indexed.search(scope, filterOf(['alpha']), 0, 500, version)
-  assert.equal(last!.hits.filter((hit) => hit.title.startsWith('alpha note')).length, 40)
+  assert.equal(last!.hits.filter((hit) => hit.rendered.entry.title.startsWith('alpha note')).length, 40)
 })

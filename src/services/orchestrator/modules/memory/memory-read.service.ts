@@ -1,4 +1,4 @@
-import type { MemoryRepository, MemoryScopeKey, MemorySearchPage } from '../../state/memory.repository.js'
+import type { MemoryRepository, MemoryScopeKey } from '../../state/memory.repository.js'
 import { digestOf, sha256Digest } from './canonical.js'
 import {
   DEFAULT_READ_LIMITS,
@@ -14,7 +14,7 @@ import {
   type MemoryScope
 } from './contract.js'
 import { CURSOR_PREFIX, DETAIL_PREFIX, type TokenSealer } from './opaque-token.js'
-import { assemblePage, candidateDigestOf, entryWire, type AssembledPage } from './page.js'
+import { assemblePage, candidateDigestOf, entryWire, rankedPageOf, type AssembledPage, type RankedPage } from './page.js'
 import { parseMemoryQuery, type MemoryQueryParams, type ParsedMemoryQuery, type QueryValue } from './query.js'
 import { createVersionedCache } from '../../../../core/versioned-cache.js'
 import { createIndexedSearch, type IndexedSearchOptions } from './indexed-search.js'
@@ -181,9 +181,9 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
     // first share, and the whole window (again in one statement) only when the page used all of it.
     const window = limits.maxCandidates + 1
     const firstShare = Math.min(window, 2 * limits.maxEntries + 1)
-    let read: { page: MemorySearchPage; selectionRevisionDigest: string; assembled: AssembledPage } | undefined
+    let read: { page: RankedPage; selectionRevisionDigest: string; assembled: AssembledPage } | undefined
     for (const size of firstShare < window ? [firstShare, window] : [window]) {
-      let page: MemorySearchPage
+      let page: RankedPage
       try {
         page = await searchPage(scopeKeyOf(scope), parsed.filter, offset, size, knownVersion)
       } catch (error) {
@@ -198,10 +198,10 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
       const queryToEnd =
         `,"queryDigest":${JSON.stringify(queryDigest)},"schemaVersion":${JSON.stringify(MEMORY_SCHEMA_VERSION)},` +
         `"scopeDigest":${JSON.stringify(scopeDigest)},"selectionRevisionDigest":${JSON.stringify(selectionRevisionDigest)}}`
-      const assembled = assemblePage(page.hits, limits, reasons, (hit, candidateDigest) =>
+      const assembled = assemblePage(page.hits, limits, reasons, (hit) =>
         sealer.sealCanonical(
           DETAIL_PREFIX,
-          `{"candidateDigest":${JSON.stringify(candidateDigest)},${consumerToQuery}${JSON.stringify(hit.id)}${queryToEnd}`
+          `{"candidateDigest":${JSON.stringify(hit.candidateDigest)},${consumerToQuery}${JSON.stringify(hit.id)}${queryToEnd}`
         )
       )
       read = { page, selectionRevisionDigest, assembled }
@@ -219,7 +219,7 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
     offset: number,
     size: number,
     knownVersion: string | null
-  ): Promise<MemorySearchPage> {
+  ): Promise<RankedPage> {
     if (indexed && filter.terms.length > 0) {
       // The version this request read first (a retry reads a fresh one).
       let known = knownVersion
@@ -231,11 +231,11 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
       const page = await indexed.search(scope, filter, offset, size, version)
       if (page) return page
     }
-    return repository.search(scope, filter, offset, size)
+    return rankedPageOf(await repository.search(scope, filter, offset, size))
   }
 
   function viewOf(
-    { page, assembled }: { page: MemorySearchPage; assembled: AssembledPage },
+    { page, assembled }: { page: RankedPage; assembled: AssembledPage },
     base: Omit<AvailableView, 'state' | 'candidates' | 'entries' | 'deferred' | 'nextCursor'>,
     offset: number
   ): MemoryReadView {
@@ -254,10 +254,10 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
             queryDigest: base.queryDigest,
             limitsDigest: base.limitsDigest,
             selectionRevisionDigest: base.selectionRevisionDigest,
-            anchorCandidateDigest: candidateDigestOf(last),
+            anchorCandidateDigest: last.rendered.candidateDigest,
             afterRank: last.relevance,
             afterOrdinal: offset + assembled.consumed,
-            afterId: last.id
+            afterId: last.rendered.id
           })
         : null
     const available: AvailableView = {
@@ -271,9 +271,9 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
     // What JSON.stringify of the body gives (same keys in the same order), from the items' texts made with the page.
     const { json } = assembled
     const parts = [`{"schemaVersion":${MEMORY_SCHEMA_VERSION},"view":{"state":"AVAILABLE",${JSON.stringify(base).slice(1, -1)},`]
-    const list = (name: string, items: string[], last = false) => {
+    const list = (name: string, pieces: string[], last = false) => {
       parts.push(`"${name}":[`)
-      items.forEach((item, at) => (at === 0 ? parts.push(item) : parts.push(',', item)))
+      for (const piece of pieces) parts.push(piece)
       parts.push(last ? ']' : '],')
     }
     list('candidates', json.candidates)

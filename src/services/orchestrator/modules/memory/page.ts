@@ -1,4 +1,4 @@
-import { canonicalJson, sha256Digest } from './canonical.js'
+import { sha256Digest } from './canonical.js'
 import {
   BYTE_RESERVE,
   DEFERRED_BYTE_OVERHEAD,
@@ -14,7 +14,7 @@ import {
   type MemoryReadLimits
 } from './contract.js'
 import type { MemoryEntry } from '../../state/domain.js'
-import type { MemoryHit } from '../../state/memory.repository.js'
+import type { MemorySearchPage } from '../../state/memory.repository.js'
 
 const TITLE_PREVIEW = 120
 const SUMMARY_PREVIEW = 240
@@ -63,30 +63,122 @@ export function candidateDigestOf(row: Pick<MemoryEntry, 'id' | 'revision' | 'up
   )
 }
 
-export function candidateOf(
-  hit: MemoryHit,
-  recordBytes = Buffer.byteLength(canonicalJson(entryWire(hit))),
-  contentLines = lineCount(hit.content)
-): MemoryCandidate {
-  return {
-    id: hit.id,
-    type: hit.type,
-    source: hit.source,
-    titlePreview: preview(hit.title, TITLE_PREVIEW),
-    summaryPreview: hit.summary === null ? null : preview(hit.summary, SUMMARY_PREVIEW),
-    status: hit.status,
-    priority: hit.priority,
-    sprintId: hit.sprint_id,
-    sprintOrdinal: hit.sprint_num,
-    language: hit.lang,
-    tenantId: hit.tenant_id,
-    createdAt: hit.created_at,
-    updatedAt: hit.updated_at,
-    contentByteLength: Buffer.byteLength(hit.content),
+/**
+ * What a page needs of one entry at one revision: its wire object and JSON (whose byte length is its budget), its
+ * candidate without the query's relevance (as an object and as the JSON around the relevance), and digests. It
+ * depends on the row alone, so the term index keeps it per revision for every query that ranks the entry
+ * (indexed-search.ts); the SQL ranking makes it per hit.
+ */
+export interface RenderedEntry {
+  id: number
+  revision: number
+  updatedAt: string
+  entry: MemoryEntryWire
+  entryJson: string
+  recordBytes: number
+  contentLines: number
+  candidateBase: Omit<MemoryCandidate, 'relevance' | 'candidateDigest'>
+  /** The candidate's JSON up to its relevance value, and from the comma after it to the end. */
+  candidateHead: string
+  candidateTail: string
+  candidateDigest: string
+  /** The content's digest, made when the entry is first on a page as an entry (most hits are only deferred). */
+  contentDigest: string | null
+}
+
+/**
+ * A ranked hit: the query's relevance and the entry's rendering, kept or made from its row when the page first uses
+ * it (a page ends before most of its hits) and then handed to `onRendered` (e.g. to keep it). One class, so every hit
+ * has one shape (an object literal with a getter per hit cost a sixth of a page's assembly).
+ */
+export class RankedHit {
+  #rendered: RenderedEntry | null
+  readonly #row: MemoryEntry | null
+  readonly #onRendered: ((rendered: RenderedEntry) => void) | null
+
+  constructor(
+    readonly relevance: number,
+    rendered: RenderedEntry | null,
+    row: MemoryEntry | null = null,
+    onRendered: ((rendered: RenderedEntry) => void) | null = null
+  ) {
+    this.#rendered = rendered
+    this.#row = row
+    this.#onRendered = onRendered
+  }
+
+  get rendered(): RenderedEntry {
+    if (this.#rendered === null) {
+      this.#rendered = renderEntry(this.#row!)
+      this.#onRendered?.(this.#rendered)
+    }
+    return this.#rendered
+  }
+}
+
+export function renderEntry(row: MemoryEntry): RenderedEntry {
+  const entry = entryWire(row)
+  const entryJson = JSON.stringify(entry)
+  const contentLines = lineCount(row.content)
+  const recordBytes = Buffer.byteLength(entryJson)
+  const candidateBase = {
+    id: row.id,
+    type: row.type,
+    source: row.source,
+    titlePreview: preview(row.title, TITLE_PREVIEW),
+    summaryPreview: row.summary === null ? null : preview(row.summary, SUMMARY_PREVIEW),
+    status: row.status,
+    priority: row.priority,
+    sprintId: row.sprint_id,
+    sprintOrdinal: row.sprint_num,
+    language: row.lang,
+    tenantId: row.tenant_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    contentByteLength: Buffer.byteLength(row.content),
     contentLineCount: contentLines,
-    recordByteLengthFloor: recordBytes,
+    recordByteLengthFloor: recordBytes
+  }
+  const candidateDigest = candidateDigestOf(row)
+  return {
+    id: row.id,
+    revision: row.revision,
+    updatedAt: row.updated_at,
+    entry,
+    entryJson,
+    recordBytes,
+    contentLines,
+    candidateBase,
+    candidateHead: `${JSON.stringify(candidateBase).slice(0, -1)},"relevance":`,
+    candidateTail: `,"candidateDigest":${JSON.stringify(candidateDigest)}}`,
+    candidateDigest,
+    contentDigest: null
+  }
+}
+
+/** The candidate of a ranked hit (its JSON is `candidateHead + JSON of the relevance + candidateTail`). */
+export function candidateOf(hit: RankedHit): MemoryCandidate {
+  // Field by field: spreading the base object took a tenth of a search (V8's slow path for object spread).
+  const base = hit.rendered.candidateBase
+  return {
+    id: base.id,
+    type: base.type,
+    source: base.source,
+    titlePreview: base.titlePreview,
+    summaryPreview: base.summaryPreview,
+    status: base.status,
+    priority: base.priority,
+    sprintId: base.sprintId,
+    sprintOrdinal: base.sprintOrdinal,
+    language: base.language,
+    tenantId: base.tenantId,
+    createdAt: base.createdAt,
+    updatedAt: base.updatedAt,
+    contentByteLength: base.contentByteLength,
+    contentLineCount: base.contentLineCount,
+    recordByteLengthFloor: base.recordByteLengthFloor,
     relevance: hit.relevance,
-    candidateDigest: candidateDigestOf(hit)
+    candidateDigest: hit.rendered.candidateDigest
   }
 }
 
@@ -95,8 +187,9 @@ export interface AssembledPage {
   entries: MemoryReadEntry[]
   deferred: MemoryDeferred[]
   /**
-   * `JSON.stringify` of each item of the three lists, made while the page is filled (an entry's text is what its
-   * byte budget is measured on), so the view's JSON is put together from them instead of serialising 37 KB again.
+   * The JSON of each of the three lists' items, comma-separated, as pieces to be written one after the other: most
+   * are the texts kept with each entry's rendering, so a page's body is written from them without serialising
+   * ~40 KB again or joining (and so copying) the pieces into new strings first.
    */
   json: { candidates: string[]; entries: string[]; deferred: string[] }
   /** How many hits the page used (as entries or deferred); the next page starts after them. */
@@ -114,10 +207,10 @@ export interface AssembledPage {
  * a deferral.
  */
 export function assemblePage(
-  hits: readonly MemoryHit[],
+  hits: readonly RankedHit[],
   limits: MemoryReadLimits,
   reasons: EntryReason[],
-  detailRefOf: (hit: MemoryHit, candidateDigest: string) => string
+  detailRefOf: (hit: RenderedEntry) => string
 ): AssembledPage {
   let bytesLeft = limits.maxBytes - BYTE_RESERVE
   let linesLeft = limits.maxLines - LINE_RESERVE
@@ -131,27 +224,26 @@ export function assemblePage(
   }
   const reasonsJson = JSON.stringify(reasons)
   for (const hit of hits.slice(0, limits.maxCandidates)) {
-    const entry = entryWire(hit)
-    const entryJson = JSON.stringify(entry)
-    const recordBytes = Buffer.byteLength(entryJson)
-    const contentLines = lineCount(hit.content)
-    const bytes = recordBytes + ENTRY_BYTE_OVERHEAD
-    const lines = contentLines + ENTRY_LINE_OVERHEAD
-    const candidate = candidateOf(hit, recordBytes, contentLines)
-    const candidateJson = JSON.stringify(candidate)
+    const rendered = hit.rendered
+    const relevanceJson = JSON.stringify(hit.relevance)
+    const bytes = rendered.recordBytes + ENTRY_BYTE_OVERHEAD
+    const lines = rendered.contentLines + ENTRY_LINE_OVERHEAD
+    const candidate = candidateOf(hit)
     const reasonCode: DeferralReason | null =
       page.entries.length >= limits.maxEntries ? 'ENTRY_LIMIT' : bytes > bytesLeft ? 'BYTE_LIMIT' : lines > linesLeft ? 'LINE_LIMIT' : null
     if (reasonCode === null) {
       bytesLeft -= bytes
       linesLeft -= lines
-      const contentDigest = sha256Digest(hit.content)
-      page.entries.push({ entry, relevance: hit.relevance, contentDigest, reasons })
+      const contentDigest = (rendered.contentDigest ??= sha256Digest(rendered.entry.content))
+      page.entries.push({ entry: rendered.entry, relevance: hit.relevance, contentDigest, reasons })
       page.json.entries.push(
-        `{"entry":${entryJson},"relevance":${JSON.stringify(hit.relevance)},"contentDigest":"${contentDigest}","reasons":${reasonsJson}}`
+        page.json.entries.length === 0 ? '{"entry":' : ',{"entry":',
+        rendered.entryJson,
+        `,"relevance":${relevanceJson},"contentDigest":"${contentDigest}","reasons":${reasonsJson}}`
       )
     } else {
-      const detailRef = detailRefOf(hit, candidate.candidateDigest)
-      const deferredBytes = Buffer.byteLength(String(hit.id)) + Buffer.byteLength(detailRef) + DEFERRED_BYTE_OVERHEAD
+      const detailRef = detailRefOf(rendered)
+      const deferredBytes = Buffer.byteLength(String(rendered.id)) + Buffer.byteLength(detailRef) + DEFERRED_BYTE_OVERHEAD
       if (deferredBytes > bytesLeft || linesLeft < 1) {
         page.ended = true
         break
@@ -160,13 +252,32 @@ export function assemblePage(
       linesLeft -= 1
       page.deferred.push({ candidate, reasons, reasonCode, detailRef })
       page.json.deferred.push(
-        `{"candidate":${candidateJson},"reasons":${reasonsJson},"reasonCode":"${reasonCode}","detailRef":${JSON.stringify(detailRef)}}`
+        page.json.deferred.length === 0 ? '{"candidate":' : ',{"candidate":',
+        rendered.candidateHead,
+        relevanceJson,
+        rendered.candidateTail,
+        `,"reasons":${reasonsJson},"reasonCode":"${reasonCode}","detailRef":${JSON.stringify(detailRef)}}`
       )
     }
     page.candidates.push(candidate)
-    page.json.candidates.push(candidateJson)
+    if (page.json.candidates.length > 0) page.json.candidates.push(',')
+    page.json.candidates.push(rendered.candidateHead, relevanceJson, rendered.candidateTail)
     page.consumed++
   }
   if (page.consumed >= limits.maxCandidates) page.ended = true
   return page
+}
+
+/** A page of ranked hits with the scope's snapshot revision and version it was read at (see MemorySearchPage). */
+export interface RankedPage {
+  snapshot: number
+  version: string
+  hits: RankedHit[]
+  /** Ranked by the in-memory term index rather than SQL (its order may differ; a cursor names its ranking). */
+  ranking?: 'index'
+}
+
+/** A page ranked in SQL, each hit rendered from its row. */
+export function rankedPageOf(page: MemorySearchPage): RankedPage {
+  return { ...page, hits: page.hits.map((hit) => new RankedHit(hit.relevance, null, hit)) }
 }
