@@ -1,4 +1,9 @@
 import assert from 'node:assert/strict'
+import { after, before } from 'node:test'
+import { createTestDatabase, type TestDatabase } from '../../../helpers/db.js'
+import { orchestratorMigrations } from '../../../../src/services/orchestrator/migrations/index.js'
+import type { OrchestratorDb } from '../../../../src/services/orchestrator/state/db.js'
+import { createOrchestratorRepositories, type OrchestratorRepositories } from '../../../../src/services/orchestrator/state/repositories.js'
 import type { OrchestratorHarness } from '../../../helpers/orchestrator.js'
 import type { MemoryEntryInput, MemorySearchFilter } from '../../../../src/services/orchestrator/state/memory.repository.js'
 
@@ -40,3 +45,14 @@ export const searchFilter = (terms: string[], extra: Partial<MemorySearchFilter>
   sprintMin: null,
   ...extra
 })
+
+/** A migrated orchestrator database for one test file (made before its tests, closed after them) and its repositories. */
+export function repositoriesForTests(): { database: TestDatabase; repos: OrchestratorRepositories } {
+  const state = {} as { database: TestDatabase; repos: OrchestratorRepositories }
+  before(async () => {
+    state.database = await createTestDatabase([orchestratorMigrations])
+    state.repos = createOrchestratorRepositories(state.database.db as OrchestratorDb, () => new Date())
+  })
+  after(() => state.database.close())
+  return state
+}

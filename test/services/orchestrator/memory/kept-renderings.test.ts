@@ -1,25 +1,15 @@
 import assert from 'node:assert/strict'
-import { after, before, test } from 'node:test'
+import { test } from 'node:test'
 import { sql } from 'kysely'
-import { createTestDatabase, type TestDatabase } from '../../../helpers/db.js'
-import { orchestratorMigrations } from '../../../../src/services/orchestrator/migrations/index.js'
-import type { OrchestratorDb } from '../../../../src/services/orchestrator/state/db.js'
-import { createOrchestratorRepositories, type OrchestratorRepositories } from '../../../../src/services/orchestrator/state/repositories.js'
 import type { MemoryRepository, MemoryScopeKey } from '../../../../src/services/orchestrator/state/memory.repository.js'
 import { createIndexedSearch } from '../../../../src/services/orchestrator/modules/memory/indexed-search.js'
 import { createMemoryReadService } from '../../../../src/services/orchestrator/modules/memory/memory-read.service.js'
 import { createTokenSealer } from '../../../../src/services/orchestrator/modules/memory/opaque-token.js'
 import { renderEntry } from '../../../../src/services/orchestrator/modules/memory/page.js'
-import { searchFilter } from './helpers.js'
+import { repositoriesForTests, searchFilter } from './helpers.js'
 
-let database: TestDatabase
-let repos: OrchestratorRepositories
+const testDb = repositoriesForTests()
 const postgres = Boolean(process.env.DATABASE_URL)
-before(async () => {
-  database = await createTestDatabase([orchestratorMigrations])
-  repos = createOrchestratorRepositories(database.db as OrchestratorDb, () => new Date())
-})
-after(() => database.close())
 
 /** The real repository, counting the rows its page reads ask for. */
 function counting(repository: MemoryRepository) {
@@ -37,7 +27,7 @@ function counting(repository: MemoryRepository) {
 
 async function seed(scope: MemoryScopeKey, count: number) {
   for (let i = 0; i < count; i++)
-    await repos.memory.record(scope, {
+    await testDb.repos.memory.record(scope, {
       type: 'memory',
       source: 'user',
       title: `lantern ${i}`,
@@ -46,14 +36,17 @@ async function seed(scope: MemoryScopeKey, count: number) {
     })
 }
 
-const newScope = async (name: string) => ({ projectId: await repos.projects.ensure(`/tmp/kept-renderings-${name}`), tenantId: 'local' })
+const newScope = async (name: string) => ({
+  projectId: await testDb.repos.projects.ensure(`/tmp/kept-renderings-${name}`),
+  tenantId: 'local'
+})
 
 test('a page of kept renderings reads no row on SQLite, and every page is what the rows give now', async () => {
   const scope = await newScope('reads')
   await seed(scope, 30)
-  const { repository, reads } = counting(repos.memory)
+  const { repository, reads } = counting(testDb.repos.memory)
   const indexed = createIndexedSearch(repository)
-  const version = () => repos.memory.version(scope)
+  const version = () => testDb.repos.memory.version(scope)
   const first = await indexed.search(scope, searchFilter(['lantern']), 0, 30, version)
   assert.ok(first)
   for (const hit of first.hits) assert.equal(hit.rendered.id > 0, true)
@@ -61,7 +54,7 @@ test('a page of kept renderings reads no row on SQLite, and every page is what t
   const again = await indexed.search(scope, searchFilter(['harbour', 'fog']), 0, 30, version)
   assert.ok(again)
   for (const hit of again.hits)
-    assert.deepEqual({ ...hit.rendered, contentDigest: null }, renderEntry((await repos.memory.get(scope, hit.rendered.id))!))
+    assert.deepEqual({ ...hit.rendered, contentDigest: null }, renderEntry((await testDb.repos.memory.get(scope, hit.rendered.id))!))
   if (postgres) assert.equal(reads.statements, afterFirst.statements + 1, 'PostgreSQL reads the rows of every page')
   else assert.deepEqual(reads, afterFirst, 'SQLite read no row for a page of kept renderings')
 })
@@ -69,27 +62,27 @@ test('a page of kept renderings reads no row on SQLite, and every page is what t
 test('a rewrite through the repository and a write by hand both show on the next page (the kept rendering is not served)', async () => {
   const scope = await newScope('writes')
   await seed(scope, 12)
-  const indexed = createIndexedSearch(repos.memory)
-  const version = () => repos.memory.version(scope)
+  const indexed = createIndexedSearch(testDb.repos.memory)
+  const version = () => testDb.repos.memory.version(scope)
   const page = async () => (await indexed.search(scope, searchFilter(['lantern']), 0, 50, version))!
   const contentOf = async (id: number) => (await page()).hits.find((hit) => hit.rendered.id === id)?.rendered.entry.content
   const lantern = (content: string) => ({ type: 'memory', source: 'user', title: 'lantern target', content })
-  const target = (await repos.memory.upsert(scope, 'notes/target.md', lantern('lantern original'))).id
+  const target = (await testDb.repos.memory.upsert(scope, 'notes/target.md', lantern('lantern original'))).id
   assert.equal(await contentOf(target), 'lantern original')
-  const before = (await repos.memory.get(scope, target))!
-  await repos.memory.upsert(scope, 'notes/target.md', lantern('lantern rewritten through the repository'))
+  const before = (await testDb.repos.memory.get(scope, target))!
+  await testDb.repos.memory.upsert(scope, 'notes/target.md', lantern('lantern rewritten through the repository'))
   assert.equal(await contentOf(target), 'lantern rewritten through the repository')
-  assert.notEqual((await repos.memory.get(scope, target))!.revision, before.revision)
+  assert.notEqual((await testDb.repos.memory.get(scope, target))!.revision, before.revision)
 
   // No new revision and, on SQLite, only the trigger-kept write count tells: the kept renderings are dropped.
   const later = new Date(Date.now() + 60_000).toISOString()
   await sql`update orch_memory_entries set content = ${'lantern edited by hand'}, updated_at = ${later} where id = ${target}`.execute(
-    database.db
+    testDb.database.db
   )
   assert.equal(await contentOf(target), 'lantern edited by hand')
   if (!postgres) {
     // SQLite sees even a hand edit that keeps the update time.
-    await sql`update orch_memory_entries set content = ${'lantern edited again'} where id = ${target}`.execute(database.db)
+    await sql`update orch_memory_entries set content = ${'lantern edited again'} where id = ${target}`.execute(testDb.database.db)
     assert.equal(await contentOf(target), 'lantern edited again')
   }
 })
@@ -97,14 +90,14 @@ test('a rewrite through the repository and a write by hand both show on the next
 test('renderings stay within their budget; a scope that would not fit keeps none and still answers the same pages', async () => {
   const scope = await newScope('budget')
   await seed(scope, 40)
-  const version = () => repos.memory.version(scope)
-  const reference = createIndexedSearch(repos.memory, { maxRenderedChars: 0 })
+  const version = () => testDb.repos.memory.version(scope)
+  const reference = createIndexedSearch(testDb.repos.memory, { maxRenderedChars: 0 })
   const ids = async (search: ReturnType<typeof createIndexedSearch>, terms: string[]) =>
     (await search.search(scope, searchFilter(terms), 0, 40, version))!.hits.map((hit) => [hit.rendered.id, hit.rendered.entryJson])
 
   // ~1 KB per kept rendering: 40 entries need ~40,000 characters.
   for (const maxRenderedChars of [0, 5_000, 1_000_000]) {
-    const { repository, reads } = counting(repos.memory)
+    const { repository, reads } = counting(testDb.repos.memory)
     const small = createIndexedSearch(repository, { maxRenderedChars })
     for (const terms of [['lantern'], ['fog'], ['clear', 'harbour'], ['lantern']])
       assert.deepEqual(await ids(small, terms), await ids(reference, terms), `${maxRenderedChars}: ${terms.join(' ')}`)
@@ -120,8 +113,8 @@ test('the read service answers the same bodies with and without kept renderings,
   await seed(scope, 60)
   const localScope = { kind: 'local-project' as const, ...scope }
   const sealer = createTokenSealer(Buffer.alloc(32, 9))
-  const keeping = createMemoryReadService({ repository: repos.memory, sealer })
-  const fresh = createMemoryReadService({ repository: repos.memory, sealer, termIndex: { maxRenderedChars: 0 } })
+  const keeping = createMemoryReadService({ repository: testDb.repos.memory, sealer })
+  const fresh = createMemoryReadService({ repository: testDb.repos.memory, sealer, termIndex: { maxRenderedChars: 0 } })
   const queries = ['lantern', 'fog', 'clear', 'harbour fog', 'lantern clear', 'coast', 'line']
   for (let round = 0; round < 3; round++) {
     for (const query of queries) {
@@ -129,6 +122,6 @@ test('the read service answers the same bodies with and without kept renderings,
       const made = fresh.bodyOf(await fresh.search(localScope, 'api', { v: '1', q: query, limit: '5' }))
       assert.equal(kept.toString(), made.toString(), `${round}: ${query}`)
     }
-    await repos.memory.record(scope, { type: 'memory', source: 'user', title: `lantern new ${round}`, content: 'harbour fog line' })
+    await testDb.repos.memory.record(scope, { type: 'memory', source: 'user', title: `lantern new ${round}`, content: 'harbour fog line' })
   }
 })
