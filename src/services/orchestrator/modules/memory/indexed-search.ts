@@ -286,7 +286,7 @@ export function createIndexedSearch(repository: MemoryRepository, options: Index
         if (hits[at] !== undefined) continue
         const row = byId.get(ranked[at]!.id)!
         const kept = state.rendered.get(row.id)
-        const reusable = kept !== undefined && kept.revision === row.revision && kept.updatedAt === row.updated_at
+        const reusable = kept !== undefined && kept.revision === row.revision && kept.entry.updated_at === row.updated_at
         hits[at] = reusable ? new RankedHit(ranked[at]!.relevance, kept) : new RankedHit(ranked[at]!.relevance, null, row, keep)
       }
       return { snapshot, version: current, hits: hits as RankedHit[], ranking: 'index' }

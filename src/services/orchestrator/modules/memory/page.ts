@@ -72,7 +72,6 @@ export function candidateDigestOf(row: Pick<MemoryEntry, 'id' | 'revision' | 'up
 export interface RenderedEntry {
   id: number
   revision: number
-  updatedAt: string
   entry: MemoryEntryWire
   entryJson: string
   recordBytes: number
@@ -143,7 +142,6 @@ export function renderEntry(row: MemoryEntry): RenderedEntry {
   return {
     id: row.id,
     revision: row.revision,
-    updatedAt: row.updated_at,
     entry,
     entryJson,
     recordBytes,
