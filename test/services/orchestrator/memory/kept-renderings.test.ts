@@ -125,3 +125,48 @@ test('the read service answers the same bodies with and without kept renderings,
     await testDb.repos.memory.record(scope, { type: 'memory', source: 'user', title: `lantern new ${round}`, content: 'harbour fog line' })
   }
 })
+
+test('a detail reference names the entry, not the query: kept with its rendering, checked on every detail read', async () => {
+  const scope = await newScope('refs')
+  await seed(scope, 9)
+  const localScope = { kind: 'local-project' as const, ...scope }
+  const reads = createMemoryReadService({
+    repository: testDb.repos.memory,
+    sealer: createTokenSealer(Buffer.alloc(32, 5)),
+    limits: { maxEntries: 1, maxCandidates: 20, maxBytes: 32_768, maxLines: 200 }
+  })
+  const refsOf = async (query: string, consumer: 'api' | 'mcp' = 'api') => {
+    const view = await reads.search(localScope, consumer, { v: '1', q: query })
+    assert.equal(view.state, 'AVAILABLE')
+    return new Map(view.deferred.map((deferred) => [deferred.candidate.id, deferred.detailRef]))
+  }
+  // Two different queries defer the same entries (past the one entry a page holds) with the same references.
+  const byLantern = await refsOf('lantern')
+  const byHarbour = await refsOf('harbour lantern')
+  const shared = [...byLantern.keys()].filter((id) => byHarbour.has(id))
+  assert.ok(shared.length >= 5, `entries deferred by both queries: ${shared.length}`)
+  for (const id of shared) assert.equal(byHarbour.get(id), byLantern.get(id), `entry ${id}`)
+
+  const [id, ref] = [shared[0]!, byLantern.get(shared[0]!)!]
+  const detail = await reads.detail(localScope, 'api', '1', ref)
+  assert.deepEqual([detail.state, detail.state === 'AVAILABLE' && detail.entry.id], ['AVAILABLE', id])
+  // Another consumer gets its own reference, and neither opens for the other.
+  const mcpRef = (await refsOf('lantern', 'mcp')).get(id)!
+  assert.notEqual(mcpRef, ref)
+  assert.equal((await reads.detail(localScope, 'mcp', '1', ref)).state, 'HOLD')
+  assert.equal((await reads.detail(localScope, 'mcp', '1', mcpRef)).state, 'AVAILABLE')
+  // Another tenant's scope does not open it.
+  const otherTenant = { ...localScope, kind: 'tenant' as const, tenantId: 'acme' }
+  const foreign = await reads.detail(otherTenant, 'api', '1', ref)
+  assert.deepEqual([foreign.state, foreign.state === 'HOLD' && foreign.reasonCode], ['HOLD', 'DETAIL_REFERENCE_INVALID'])
+
+  // Once the entry changes, its old reference says so and pages carry a new one.
+  await sql`update orch_memory_entries set content = ${'lantern harbour rewritten'}, revision = revision + 1000 where id = ${id}`.execute(
+    testDb.database.db
+  )
+  const changed = await reads.detail(localScope, 'api', '1', ref)
+  assert.deepEqual([changed.state, changed.state === 'HOLD' && changed.reasonCode], ['HOLD', 'DETAIL_CHANGED'])
+  const renewed = (await refsOf('lantern')).get(id)
+  assert.ok(renewed !== undefined && renewed !== ref)
+  assert.equal((await reads.detail(localScope, 'api', '1', renewed)).state, 'AVAILABLE')
+})

@@ -142,10 +142,10 @@ test('cursor paging walks every hit exactly once, in rank order, across pages', 
 test('tampered, foreign-query and stale cursors, and tampered or changed refs, are typed HOLDs', async () => {
   const orch = await startOrchestrator()
   const scope = await localScope(orch)
-  // Enough hits that the deferrals over the entry limit fill the first page's budget: it has a next page.
+  // More hits than a page's candidates (128), so the first page has a next page whatever its deferrals cost.
   await seedEntries(
     orch,
-    Array.from({ length: 60 }, (_, i) => note(`queue ${i}`, 'queue semantics'))
+    Array.from({ length: 150 }, (_, i) => note(`queue ${i}`, 'queue semantics'))
   )
   const first = await v1(orch, `/api/memory/search?${q({ v: '1', q: 'queue', limit: '2' })}`)
   const cursor: string = first.nextCursor

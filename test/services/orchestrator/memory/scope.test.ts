@@ -42,7 +42,8 @@ test("two principals (two projects on one database) never see each other's entri
   const b = await secondServer(a)
   const idsA = await seedEntries(
     a,
-    Array.from({ length: 60 }, (_, i) => note(`shared secret ${i}`, 'alpha side '.repeat(3000 * (i === 0 ? 1 : 0) + 1)))
+    // More hits than a page's candidates (128): A's first page has a next page.
+    Array.from({ length: 150 }, (_, i) => note(`shared secret ${i}`, 'alpha side '.repeat(3000 * (i === 0 ? 1 : 0) + 1)))
   )
   const projectB = await a.repositories.projects.ensure(b.project.root)
   const idsB: number[] = []

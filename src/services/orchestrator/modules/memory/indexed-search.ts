@@ -82,8 +82,10 @@ export function createIndexedSearch(repository: MemoryRepository, options: Index
     [...scopes.values()].reduce((sum, state) => sum + (state.index ? measure(state.index) : 0), 0)
   const overLimits = () => held((index) => index.size()) > maxEntries || held((index) => index.postings()) > maxPostings
 
+  // The rest of a rendering (objects, digests) ~400 characters, and ~400 for the detail reference of one consumer
+  // (made when the entry is first deferred, after it was kept).
   const charsOf = (rendered: RenderedEntry) =>
-    2 * rendered.entryJson.length + rendered.candidateHead.length + rendered.candidateTail.length + 400
+    2 * rendered.entryJson.length + rendered.candidateHead.length + rendered.candidateTail.length + 800
 
   function forgetRendered(state: ScopeState) {
     renderedChars -= state.renderedChars

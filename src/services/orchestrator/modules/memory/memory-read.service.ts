@@ -14,7 +14,15 @@ import {
   type MemoryScope
 } from './contract.js'
 import { CURSOR_PREFIX, DETAIL_PREFIX, type TokenSealer } from './opaque-token.js'
-import { assemblePage, candidateDigestOf, entryWire, rankedPageOf, type AssembledPage, type RankedPage } from './page.js'
+import {
+  assemblePage,
+  candidateDigestOf,
+  entryWire,
+  rankedPageOf,
+  type AssembledPage,
+  type RankedPage,
+  type RenderedEntry
+} from './page.js'
 import { parseMemoryQuery, type MemoryQueryParams, type ParsedMemoryQuery, type QueryValue } from './query.js'
 import { createVersionedCache } from '../../../../core/versioned-cache.js'
 import { createIndexedSearch, type IndexedSearchOptions } from './indexed-search.js'
@@ -175,7 +183,7 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
     offset: number,
     knownVersion: string | null
   ): Promise<CachedPage | null> {
-    const { scopeDigest, queryDigest } = digests
+    const { scopeDigest } = digests
     const reasons = parsed.filter.terms.length > 0 ? ['QUERY_MATCH' as const] : ['PREFERRED_LATEST' as const]
     // Every hit read costs its whole row, and most pages end long before maxCandidates hits: read a
     // first share, and the whole window (again in one statement) only when the page used all of it.
@@ -192,24 +200,35 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
       }
       // A cursor continues only the ranking that made it: one made by SQL is stale once the term index ranks.
       const selectionRevisionDigest = digestOf({ scopeDigest, snapshot: page.snapshot, ...(page.ranking ? { ranking: page.ranking } : {}) })
-      // The canonical JSON of {schemaVersion, consumer, scopeDigest, queryDigest, selectionRevisionDigest, id,
-      // candidateDigest}, keys in order, its fixed part made once per page (a reference is sealed per deferred hit).
-      const consumerToQuery = `"consumer":${JSON.stringify(consumer)},"id":`
-      const queryToEnd =
-        `,"queryDigest":${JSON.stringify(queryDigest)},"schemaVersion":${JSON.stringify(MEMORY_SCHEMA_VERSION)},` +
-        `"scopeDigest":${JSON.stringify(scopeDigest)},"selectionRevisionDigest":${JSON.stringify(selectionRevisionDigest)}}`
-      const assembled = assemblePage(page.hits, limits, reasons, (hit) =>
-        sealer.sealCanonical(
-          DETAIL_PREFIX,
-          `{"candidateDigest":${JSON.stringify(hit.candidateDigest)},${consumerToQuery}${JSON.stringify(hit.id)}${queryToEnd}`
-        )
-      )
+      const assembled = assemblePage(page.hits, limits, reasons, (rendered) => detailRefOf(rendered, consumer, scopeDigest))
       read = { page, selectionRevisionDigest, assembled }
       if (assembled.ended || page.hits.length < size) break
     }
     const { page, selectionRevisionDigest } = read!
     const view = viewOf(read!, { consumer, scope, limits, selectionRevisionDigest, ...digests }, offset)
     return { version: page.version, selectionRevisionDigest, view }
+  }
+
+  /**
+   * The sealed reference to an entry's detail: `{schemaVersion, consumer, scopeDigest, id, candidateDigest}` names
+   * the entry at its revision for one consumer and scope, and nothing of the query, so it is made once per rendering
+   * (kept with it for every later page that defers the entry). The detail read checks each of these fields.
+   */
+  function detailRefOf(rendered: RenderedEntry, consumer: MemoryConsumer, scopeDigest: string): string {
+    const key = `${consumer}\n${scopeDigest}`
+    const refs = (rendered.detailRefs ??= new Map())
+    let ref = refs.get(key)
+    if (ref === undefined) {
+      // Its canonical JSON, keys in order.
+      ref = sealer.sealCanonical(
+        DETAIL_PREFIX,
+        `{"candidateDigest":${JSON.stringify(rendered.candidateDigest)},"consumer":${JSON.stringify(consumer)},` +
+          `"id":${JSON.stringify(rendered.id)},"schemaVersion":${JSON.stringify(MEMORY_SCHEMA_VERSION)},` +
+          `"scopeDigest":${JSON.stringify(scopeDigest)}}`
+      )
+      refs.set(key, ref)
+    }
+    return ref
   }
 
   /** Word searches from the scope's term index (in SQL for a scope too large for it); the rest in SQL. */

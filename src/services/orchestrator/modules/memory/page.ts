@@ -83,6 +83,11 @@ export interface RenderedEntry {
   candidateDigest: string
   /** The content's digest, made when the entry is first on a page as an entry (most hits are only deferred). */
   contentDigest: string | null
+  /**
+   * Its sealed detail references by consumer and scope digest, made when it is first deferred for them: a reference
+   * names the entry, not the query (an HMAC per deferred hit was ~13 % of a page with a different query).
+   */
+  detailRefs: Map<string, string> | null
 }
 
 /**
@@ -150,7 +155,8 @@ export function renderEntry(row: MemoryEntry): RenderedEntry {
     candidateHead: `${JSON.stringify(candidateBase).slice(0, -1)},"relevance":`,
     candidateTail: `,"candidateDigest":${JSON.stringify(candidateDigest)}}`,
     candidateDigest,
-    contentDigest: null
+    contentDigest: null,
+    detailRefs: null
   }
 }
 
