@@ -256,7 +256,7 @@ export function createIndexedSearch(repository: MemoryRepository, options: Index
       const ranked = index.rank(filter, offset + size).slice(offset)
       const hits: Array<RankedHit | undefined> = ranked.map((hit) => {
         const kept = repository.versionCountsEveryWrite ? state.rendered.get(hit.id) : undefined
-        return kept && kept.revision === index.revisionOf(hit.id) ? new RankedHit(hit.relevance, kept) : undefined
+        return kept && kept.revision === hit.revision ? new RankedHit(hit.relevance, kept) : undefined
       })
       const unread = ranked.filter((_, at) => hits[at] === undefined).map((hit) => hit.id)
       const generation = state.renderedGeneration

@@ -200,7 +200,8 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
       }
       // A cursor continues only the ranking that made it: one made by SQL is stale once the term index ranks.
       const selectionRevisionDigest = digestOf({ scopeDigest, snapshot: page.snapshot, ...(page.ranking ? { ranking: page.ranking } : {}) })
-      const assembled = assemblePage(page.hits, limits, reasons, (rendered) => detailRefOf(rendered, consumer, scopeDigest))
+      const refKey = `${consumer}\n${scopeDigest}`
+      const assembled = assemblePage(page.hits, limits, reasons, (rendered) => detailRefOf(rendered, consumer, scopeDigest, refKey))
       read = { page, selectionRevisionDigest, assembled }
       if (assembled.ended || page.hits.length < size) break
     }
@@ -214,8 +215,8 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
    * the entry at its revision for one consumer and scope, and nothing of the query, so it is made once per rendering
    * (kept with it for every later page that defers the entry). The detail read checks each of these fields.
    */
-  function detailRefOf(rendered: RenderedEntry, consumer: MemoryConsumer, scopeDigest: string): string {
-    const key = `${consumer}\n${scopeDigest}`
+  function detailRefOf(rendered: RenderedEntry, consumer: MemoryConsumer, scopeDigest: string, key: string): string {
+    // `key` (consumer and scope) is made once per page: hashing a new string per hit was a share of the page.
     const refs = (rendered.detailRefs ??= new Map())
     let ref = refs.get(key)
     if (ref === undefined) {

@@ -12,6 +12,8 @@ import type { IndexedEntry, MemorySearchFilter } from '../../state/memory.reposi
 export interface RankedId {
   id: number
   relevance: number
+  /** The revision the index holds for the entry (what a kept rendering of it must carry). */
+  revision: number
 }
 
 // FTS5's bm25 defaults, and the weights the SQL ranking passes (title, summary, content, tags).
@@ -227,7 +229,7 @@ export function createTermIndex() {
       if (sums[2 * slot + 1]! >= required && (!filtered || passes(slot, filter))) candidates[count++] = slot
     }
     const top = topSlots(candidates, count, sums, ids, limit)
-    const ranked = top.map((slot) => ({ id: ids[slot]!, relevance: sums[2 * slot]! }))
+    const ranked = top.map((slot) => ({ id: ids[slot]!, relevance: sums[2 * slot]!, revision: revisions[slot]! }))
     for (let i = 0; i < touchedCount; i++) {
       const slot = touched[i]!
       sums[2 * slot] = 0
