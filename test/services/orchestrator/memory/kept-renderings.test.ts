@@ -170,3 +170,37 @@ test('a detail reference names the entry, not the query: kept with its rendering
   assert.ok(renewed !== undefined && renewed !== ref)
   assert.equal((await reads.detail(localScope, 'api', '1', renewed)).state, 'AVAILABLE')
 })
+
+test('a row read for a hit past the end of a page is kept too: on SQLite no later query reads it again', async () => {
+  const scope = await newScope('past-the-end')
+  await seed(scope, 30)
+  const localScope = { kind: 'local-project' as const, ...scope }
+  const { repository, reads } = counting(testDb.repos.memory)
+  // A page ends at its byte budget after a few hits, long before the ~30 hits of its window whose rows were read.
+  const service = createMemoryReadService({
+    repository,
+    sealer: createTokenSealer(Buffer.alloc(32, 3)),
+    limits: { maxEntries: 20, maxCandidates: 128, maxBytes: 3_000, maxLines: 200 }
+  })
+  const used = async (query: string) => {
+    const view = await service.search(localScope, 'api', { v: '1', q: query })
+    assert.equal(view.state, 'AVAILABLE')
+    assert.ok(view.state === 'AVAILABLE' && view.candidates.length < 30, 'the page ends before its hits')
+    return view.state === 'AVAILABLE' ? view.candidates.map((candidate) => candidate.id) : []
+  }
+  await used('lantern')
+  await used('lantern harbour')
+  const afterSecond = reads.rows
+  const third = await used('harbour clear lantern')
+  if (postgres) assert.ok(reads.rows > afterSecond, 'PostgreSQL reads the rows of every page')
+  else assert.equal(reads.rows, afterSecond, 'SQLite read no row: every row read before was kept')
+  // And the page is still the one the rows give.
+  const fresh = createMemoryReadService({
+    repository: testDb.repos.memory,
+    sealer: createTokenSealer(Buffer.alloc(32, 3)),
+    limits: { maxEntries: 20, maxCandidates: 128, maxBytes: 3_000, maxLines: 200 },
+    termIndex: { maxRenderedChars: 0 }
+  })
+  const view = await fresh.search(localScope, 'api', { v: '1', q: 'harbour clear lantern' })
+  assert.deepEqual(view.state === 'AVAILABLE' ? view.candidates.map((candidate) => candidate.id) : [], third)
+})

@@ -23,7 +23,7 @@
  */
 import type { MemoryRepository, MemoryScopeKey, MemorySearchFilter } from '../../state/memory.repository.js'
 import { writeCountOf } from '../../state/memory-rows.js'
-import { RankedHit, type RankedPage, type RenderedEntry } from './page.js'
+import { RankedHit, renderEntry, type RankedPage, type RenderedEntry } from './page.js'
 import { createTermIndex, type TermIndex } from './term-index.js'
 
 export interface IndexedSearchOptions {
@@ -284,12 +284,22 @@ export function createIndexedSearch(repository: MemoryRepository, options: Index
         const average = state.rendered.size > 0 ? state.renderedChars / state.rendered.size : charsOf(rendered)
         if (index.size() * average <= maxRenderedChars) keepRendered(state, rendered)
       }
+      // Once the scope is known to keep renderings, a row read is rendered and kept at once, also a hit the page ends
+      // before: left unrendered, it was read again by every later query that ranked it just past a page's end (a
+      // quarter of different queries read a row or two). Until then a hit is rendered only when the page uses it.
+      const keeping = state.rendered.size > 0 && index.size() * (state.renderedChars / state.rendered.size) <= maxRenderedChars
       for (let at = 0; at < ranked.length; at++) {
         if (hits[at] !== undefined) continue
         const row = byId.get(ranked[at]!.id)!
         const kept = state.rendered.get(row.id)
-        const reusable = kept !== undefined && kept.revision === row.revision && kept.entry.updated_at === row.updated_at
-        hits[at] = reusable ? new RankedHit(ranked[at]!.relevance, kept) : new RankedHit(ranked[at]!.relevance, null, row, keep)
+        const relevance = ranked[at]!.relevance
+        if (kept !== undefined && kept.revision === row.revision && kept.entry.updated_at === row.updated_at)
+          hits[at] = new RankedHit(relevance, kept)
+        else if (keeping) {
+          const rendered = renderEntry(row)
+          keep(rendered)
+          hits[at] = new RankedHit(relevance, rendered)
+        } else hits[at] = new RankedHit(relevance, null, row, keep)
       }
       return { snapshot, version: current, hits: hits as RankedHit[], ranking: 'index' }
     }
