@@ -260,7 +260,8 @@ export function assemblePage(
         rendered.candidateHead,
         relevanceJson,
         rendered.candidateTail,
-        `,"reasons":${reasonsJson},"reasonCode":"${reasonCode}","detailRef":${JSON.stringify(detailRef)}}`
+        // A reference is its prefix and base64url: nothing in it needs escaping in JSON.
+        `,"reasons":${reasonsJson},"reasonCode":"${reasonCode}","detailRef":"${detailRef}"}`
       )
     }
     page.candidates.push(candidate)
