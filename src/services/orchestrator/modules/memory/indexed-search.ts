@@ -277,17 +277,18 @@ export function createIndexedSearch(repository: MemoryRepository, options: Index
         state.version = null
         continue
       }
+      const everyEntryFits = (averageChars: number) => index.size() * averageChars <= maxRenderedChars
       const keep = (rendered: RenderedEntry) => {
         if (state.index !== index || state.renderedGeneration !== generation) return
         // Only a scope whose every entry would fit keeps renderings: with room for a third of them, a uniform load
         // read ~25 % slower than keeping none (each kept rendering is old-generation garbage once evicted).
-        const average = state.rendered.size > 0 ? state.renderedChars / state.rendered.size : charsOf(rendered)
-        if (index.size() * average <= maxRenderedChars) keepRendered(state, rendered)
+        if (everyEntryFits(state.rendered.size > 0 ? state.renderedChars / state.rendered.size : charsOf(rendered)))
+          keepRendered(state, rendered)
       }
       // Once the scope is known to keep renderings, a row read is rendered and kept at once, also a hit the page ends
       // before: left unrendered, it was read again by every later query that ranked it just past a page's end (a
       // quarter of different queries read a row or two). Until then a hit is rendered only when the page uses it.
-      const keeping = state.rendered.size > 0 && index.size() * (state.renderedChars / state.rendered.size) <= maxRenderedChars
+      const keeping = state.rendered.size > 0 && everyEntryFits(state.renderedChars / state.rendered.size)
       for (let at = 0; at < ranked.length; at++) {
         if (hits[at] !== undefined) continue
         const row = byId.get(ranked[at]!.id)!
