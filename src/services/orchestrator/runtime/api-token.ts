@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { isLoopbackHost } from './loopback.js'
@@ -47,7 +47,8 @@ export function tokensEqual(presented: string, expected: string): boolean {
   return timingSafeEqual(sha256(presented), digestOfExpected(expected))
 }
 
-const sha256 = (text: string): Buffer => createHash('sha256').update(text).digest()
+// One-shot: a Hash object per request was ~2 % of a memory search's CPU.
+const sha256 = (text: string): Buffer => hash('sha256', text, 'buffer')
 
 // The expected token is the server's own and rarely changes: its digest is kept, so a request hashes once.
 let expectedDigest: { token: string; digest: Buffer } | undefined

@@ -82,10 +82,10 @@ export function createIndexedSearch(repository: MemoryRepository, options: Index
     [...scopes.values()].reduce((sum, state) => sum + (state.index ? measure(state.index) : 0), 0)
   const overLimits = () => held((index) => index.size()) > maxEntries || held((index) => index.postings()) > maxPostings
 
-  // The rest of a rendering (objects, digests) ~400 characters, and ~400 for the detail reference of one consumer
+  // The rest of a rendering (its object, digests) ~200 characters, and ~400 for the detail reference of one consumer
   // (made when the entry is first deferred, after it was kept).
   const charsOf = (rendered: RenderedEntry) =>
-    2 * rendered.entryJson.length + rendered.candidateHead.length + rendered.candidateTail.length + 800
+    rendered.entryJson.length + rendered.candidateHead.length + rendered.candidateTail.length + 600
 
   function forgetRendered(state: ScopeState) {
     renderedChars -= state.renderedChars
@@ -294,7 +294,7 @@ export function createIndexedSearch(repository: MemoryRepository, options: Index
         const row = byId.get(ranked[at]!.id)!
         const kept = state.rendered.get(row.id)
         const relevance = ranked[at]!.relevance
-        if (kept !== undefined && kept.revision === row.revision && kept.entry.updated_at === row.updated_at)
+        if (kept !== undefined && kept.revision === row.revision && kept.updatedAt === row.updated_at)
           hits[at] = new RankedHit(relevance, kept)
         else if (keeping) {
           const rendered = renderEntry(row)

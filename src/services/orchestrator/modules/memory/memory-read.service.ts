@@ -49,6 +49,15 @@ export type LegacySearchOutcome =
   | { kind: 'held'; view: MemoryReadView & { state: 'HOLD' } }
   | { kind: 'unavailable' }
 
+/**
+ * A view's body, on the view itself (not enumerable, so not part of its JSON): the texts of its parts until a route
+ * asks for its bytes, then the bytes (kept pages are served from them). In a WeakMap, every page's texts outlived the
+ * young generation: a collection of it treats the values of a WeakMap as reachable, so under concurrent searches
+ * ~13 KB per page reached the old generation and full collections (their pauses were the p99) came every second.
+ */
+const BODY = Symbol('memory view body')
+type WithBody = { [BODY]?: Buffer | string | string[] }
+
 const scopeKeyOf = (scope: MemoryScope): MemoryScopeKey => ({ projectId: scope.projectId, tenantId: scope.tenantId })
 const isInteger = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
 
@@ -67,11 +76,6 @@ const isInteger = (value: unknown): value is number => typeof value === 'number'
 export function createMemoryReadService(deps: MemoryReadDeps) {
   const { repository, sealer } = deps
   const baseLimits = deps.limits ?? DEFAULT_READ_LIMITS
-  // The body's UTF-8 bytes live outside the JS heap and are written as they are: a string body was
-  // flattened to measure it and converted again to write it, per answer (~70 KB of young-generation
-  // garbage for a 37 KB page), and again for every kept answer. An AVAILABLE view is stored with the
-  // texts of its parts until a route asks for its bytes (other callers use the object).
-  const bodies = new WeakMap<MemoryReadView, Buffer | string[]>()
   const indexed = deps.termIndex === false ? null : createIndexedSearch(repository, { onError: deps.onQueryFailed, ...deps.termIndex })
   // A page is kept from its second read on, so a stream of one-off queries (a scan, or a client
   // varying its query) does not evict the pages that are read again; it is kept under the version
@@ -123,13 +127,44 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
     return next
   }
 
+  // A scope's and the limits' digests repeat from request to request: canonical JSON and a hash each were ~3 % of a
+  // search. Only the query's digest is new per query. A detail reference's key (consumer and scope) is one string.
+  const scopeDigests = new Map<string, string>()
+  const limitsDigests = new Map<string, string>()
+  const refKeys = new Map<string, string>()
+  const remembered = (known: Map<string, string>, key: string, make: () => string) => {
+    let value = known.get(key)
+    if (value === undefined) {
+      if (known.size >= 1024) known.clear()
+      known.set(key, (value = make()))
+    }
+    return value
+  }
+  const scopeDigestOf = (scope: MemoryScope) =>
+    remembered(scopeDigests, `${scope.kind}\n${scope.projectId}\n${scope.tenantId}`, () =>
+      digestOf({
+        kind: scope.kind,
+        projectId: scope.projectId,
+        tenantId: scope.tenantId
+      })
+    )
+  const limitsDigestOf = (limits: MemoryReadLimits) =>
+    remembered(limitsDigests, `${limits.maxEntries}\n${limits.maxCandidates}\n${limits.maxBytes}\n${limits.maxLines}`, () =>
+      digestOf({
+        maxEntries: limits.maxEntries,
+        maxCandidates: limits.maxCandidates,
+        maxBytes: limits.maxBytes,
+        maxLines: limits.maxLines
+      })
+    )
+
   async function search(scope: MemoryScope, consumer: MemoryConsumer, params: MemoryQueryParams): Promise<MemoryReadView> {
     const parsed = parseMemoryQuery(params)
     if (!parsed) return hold('INVALID_REQUEST', consumer, scope)
     const limits: MemoryReadLimits = { ...baseLimits, maxEntries: Math.min(baseLimits.maxEntries, parsed.limit ?? baseLimits.maxEntries) }
-    const scopeDigest = digestOf(scope)
+    const scopeDigest = scopeDigestOf(scope)
     const queryDigest = digestOf(parsed.filter)
-    const limitsDigest = digestOf(limits)
+    const limitsDigest = limitsDigestOf(limits)
 
     let offset = 0
     let expectedRevision: string | null = null
@@ -201,7 +236,8 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
       // A cursor continues only the ranking that made it: one made by SQL is stale once the term index ranks.
       const selectionRevisionDigest = digestOf({ scopeDigest, snapshot: page.snapshot, ...(page.ranking ? { ranking: page.ranking } : {}) })
       const refKey = `${consumer}\n${scopeDigest}`
-      const assembled = assemblePage(page.hits, limits, reasons, (rendered) => detailRefOf(rendered, consumer, scopeDigest, refKey))
+      const sharedRefKey = remembered(refKeys, refKey, () => refKey)
+      const assembled = assemblePage(page.hits, limits, reasons, (rendered) => detailRefOf(rendered, consumer, scopeDigest, sharedRefKey))
       read = { page, selectionRevisionDigest, assembled }
       if (assembled.ended || page.hits.length < size) break
     }
@@ -216,9 +252,9 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
    * (kept with it for every later page that defers the entry). The detail read checks each of these fields.
    */
   function detailRefOf(rendered: RenderedEntry, consumer: MemoryConsumer, scopeDigest: string, key: string): string {
-    // `key` (consumer and scope) is made once per page: hashing a new string per hit was a share of the page.
-    const refs = (rendered.detailRefs ??= new Map())
-    let ref = refs.get(key)
+    // `key` (consumer and scope) is one string per consumer and scope, so a rendering holds no copy of it.
+    if (rendered.detailRefKey === key) return rendered.detailRef!
+    let ref = rendered.otherDetailRefs?.get(key)
     if (ref === undefined) {
       // Its canonical JSON, keys in order.
       ref = sealer.sealCanonical(
@@ -227,7 +263,10 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
           `"id":${JSON.stringify(rendered.id)},"schemaVersion":${JSON.stringify(MEMORY_SCHEMA_VERSION)},` +
           `"scopeDigest":${JSON.stringify(scopeDigest)}}`
       )
-      refs.set(key, ref)
+      if (rendered.detailRefKey === null) {
+        rendered.detailRefKey = key
+        rendered.detailRef = ref
+      } else (rendered.otherDetailRefs ??= new Map()).set(key, ref)
     }
     return ref
   }
@@ -280,12 +319,23 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
             afterId: last.rendered.id
           })
         : null
+    // The lists as objects are read back from the page's JSON when a caller asks for them (the CLI, the projection,
+    // the legacy array): the HTTP view is written from the texts alone, and objects made per hit for every page
+    // outlived the young generation under concurrent searches (promoted, then marked by full collections).
+    let lists: Pick<AvailableView, 'candidates' | 'entries' | 'deferred'> | undefined
+    const listsOf = () => (lists ??= (JSON.parse(bodyOf(available).toString()) as { view: AvailableView }).view)
     const available: AvailableView = {
       state: 'AVAILABLE',
       ...base,
-      candidates: assembled.candidates,
-      entries: assembled.entries,
-      deferred: assembled.deferred,
+      get candidates() {
+        return listsOf().candidates
+      },
+      get entries() {
+        return listsOf().entries
+      },
+      get deferred() {
+        return listsOf().deferred
+      },
       nextCursor
     }
     // What JSON.stringify of the body gives (same keys in the same order), from the items' texts made with the page.
@@ -300,26 +350,25 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
     list('entries', json.entries)
     list('deferred', json.deferred, true)
     parts.push(`,"nextCursor":${JSON.stringify(nextCursor)}}}`)
-    bodies.set(available, parts)
+    Object.defineProperty(available, BODY, { value: parts, writable: true })
     return available
   }
 
-  /** The parts' UTF-8 written one after the other into one buffer (no joined string is made on the way). */
-  function utf8Of(parts: readonly string[]): Buffer {
-    let bytes = 0
-    for (const part of parts) bytes += Buffer.byteLength(part)
-    const body = Buffer.allocUnsafe(bytes)
-    let at = 0
-    for (const part of parts) at += body.write(part, at)
-    return body
+  /**
+   * The JSON of `{schemaVersion, view}` (views are shared and never changed): a string the first time, which the
+   * socket encodes outside the JS heap, and bytes kept with the view from its second time on (a kept page served
+   * again). A new buffer per answer counted as external memory and started a full collection every ~70 MB, about
+   * every second under different searches; a buffer for a page served once was made for nothing.
+   */
+  function bodyOf(view: MemoryReadView): string | Buffer {
+    const known = (view as WithBody)[BODY]
+    if (Buffer.isBuffer(known)) return known
+    if (typeof known === 'string') return keepBody(view, Buffer.from(known))
+    return keepBody(view, Array.isArray(known) ? known.join('') : JSON.stringify({ schemaVersion: MEMORY_SCHEMA_VERSION, view }))
   }
 
-  /** The UTF-8 JSON of `{schemaVersion, view}` (made once per view; views are shared and never changed). */
-  function bodyOf(view: MemoryReadView): Buffer {
-    const known = bodies.get(view)
-    if (Buffer.isBuffer(known)) return known
-    const body = Array.isArray(known) ? utf8Of(known) : Buffer.from(JSON.stringify({ schemaVersion: MEMORY_SCHEMA_VERSION, view }))
-    bodies.set(view, body)
+  function keepBody<Body extends string | Buffer>(view: MemoryReadView, body: Body): Body {
+    if (Object.isExtensible(view)) Object.defineProperty(view, BODY, { value: body, writable: true })
     return body
   }
 
@@ -335,7 +384,7 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
       !payload ||
       payload.schemaVersion !== MEMORY_SCHEMA_VERSION ||
       payload.consumer !== consumer ||
-      payload.scopeDigest !== digestOf(scope) ||
+      payload.scopeDigest !== scopeDigestOf(scope) ||
       !isInteger(payload.id)
     ) {
       return hold('DETAIL_REFERENCE_INVALID', consumer, scope)

@@ -21,7 +21,7 @@ const CONSUMER: MemoryConsumer = 'api'
 export function memoryRoutes({ reads, projectId }: MemoryRouteDeps) {
   // The scope comes from the verified caller, never from the URL.
   const scopeOf = (request: FastifyRequest) => memoryScopeOf(callerOf(request), projectId)
-  // The read service's JSON bytes of a view, not the route's schema serializer: a view is built field by field to
+  // The read service's JSON of a view, not the route's schema serializer: a view is built field by field to
   // its schema (a test checks every state against it), and the serializer's anyOf validation and string escaping
   // cost ~230 µs of a 56 KB page.
   return async function register(app: App) {

@@ -7,10 +7,7 @@ import {
   LINE_RESERVE,
   type DeferralReason,
   type EntryReason,
-  type MemoryCandidate,
-  type MemoryDeferred,
   type MemoryEntryWire,
-  type MemoryReadEntry,
   type MemoryReadLimits
 } from './contract.js'
 import type { MemoryEntry } from '../../state/domain.js'
@@ -64,30 +61,33 @@ export function candidateDigestOf(row: Pick<MemoryEntry, 'id' | 'revision' | 'up
 }
 
 /**
- * What a page needs of one entry at one revision: its wire object and JSON (whose byte length is its budget), its
- * candidate without the query's relevance (as an object and as the JSON around the relevance), and digests. It
- * depends on the row alone, so the term index keeps it per revision for every query that ranks the entry
- * (indexed-search.ts); the SQL ranking makes it per hit.
+ * What a page needs of one entry at one revision: its JSON (whose byte length is its budget), its candidate's JSON
+ * around the query's relevance, and digests. It depends on the row alone, so the term index keeps it per revision for
+ * every query that ranks the entry (indexed-search.ts); the SQL ranking makes it per hit. Texts and numbers only:
+ * the objects a page is made of come from its JSON when a caller asks for them (memory-read.service.ts). As objects,
+ * the renderings of 50,000 entries were ~900,000 heap objects that every full collection marked (its pauses were a
+ * search's p99).
  */
 export interface RenderedEntry {
   id: number
   revision: number
-  entry: MemoryEntryWire
+  /** The row's update time (PostgreSQL reuses a rendering only for the same revision and update time). */
+  updatedAt: string
   entryJson: string
   recordBytes: number
   contentLines: number
-  candidateBase: Omit<MemoryCandidate, 'relevance' | 'candidateDigest'>
   /** The candidate's JSON up to its relevance value, and from the comma after it to the end. */
   candidateHead: string
   candidateTail: string
   candidateDigest: string
-  /** The content's digest, made when the entry is first on a page as an entry (most hits are only deferred). */
-  contentDigest: string | null
+  contentDigest: string
   /**
-   * Its sealed detail references by consumer and scope digest, made when it is first deferred for them: a reference
-   * names the entry, not the query (an HMAC per deferred hit was ~13 % of a page with a different query).
+   * Its sealed detail reference for the consumer and scope (`detailRefKey`) that first deferred it, and those of any
+   * others: a reference names the entry, not the query (an HMAC per deferred hit was ~13 % of a page).
    */
-  detailRefs: Map<string, string> | null
+  detailRefKey: string | null
+  detailRef: string | null
+  otherDetailRefs: Map<string, string> | null
 }
 
 /**
@@ -120,12 +120,9 @@ export class RankedHit {
   }
 }
 
-export function renderEntry(row: MemoryEntry): RenderedEntry {
-  const entry = entryWire(row)
-  const entryJson = JSON.stringify(entry)
-  const contentLines = lineCount(row.content)
-  const recordBytes = Buffer.byteLength(entryJson)
-  const candidateBase = {
+/** The JSON of a candidate without its relevance and digest: keys in the order of `MemoryCandidate`. */
+function candidateBaseJson(row: MemoryEntry, contentLines: number, recordBytes: number): string {
+  return JSON.stringify({
     id: row.id,
     type: row.type,
     source: row.source,
@@ -142,54 +139,34 @@ export function renderEntry(row: MemoryEntry): RenderedEntry {
     contentByteLength: Buffer.byteLength(row.content),
     contentLineCount: contentLines,
     recordByteLengthFloor: recordBytes
-  }
+  })
+}
+
+export function renderEntry(row: MemoryEntry): RenderedEntry {
+  const entryJson = JSON.stringify(entryWire(row))
+  const contentLines = lineCount(row.content)
+  const recordBytes = Buffer.byteLength(entryJson)
   const candidateDigest = candidateDigestOf(row)
+  // Joined rather than concatenated: `+` makes a rope of two or three heap objects, `join` one flat string.
+  const candidateHead = [candidateBaseJson(row, contentLines, recordBytes).slice(0, -1), ',"relevance":'].join('')
   return {
     id: row.id,
     revision: row.revision,
-    entry,
+    updatedAt: row.updated_at,
     entryJson,
     recordBytes,
     contentLines,
-    candidateBase,
-    candidateHead: `${JSON.stringify(candidateBase).slice(0, -1)},"relevance":`,
-    candidateTail: `,"candidateDigest":${JSON.stringify(candidateDigest)}}`,
+    candidateHead,
+    candidateTail: [',"candidateDigest":', JSON.stringify(candidateDigest), '}'].join(''),
     candidateDigest,
-    contentDigest: null,
-    detailRefs: null
-  }
-}
-
-/** The candidate of a ranked hit (its JSON is `candidateHead + JSON of the relevance + candidateTail`). */
-export function candidateOf(hit: RankedHit): MemoryCandidate {
-  // Field by field: spreading the base object took a tenth of a search (V8's slow path for object spread).
-  const base = hit.rendered.candidateBase
-  return {
-    id: base.id,
-    type: base.type,
-    source: base.source,
-    titlePreview: base.titlePreview,
-    summaryPreview: base.summaryPreview,
-    status: base.status,
-    priority: base.priority,
-    sprintId: base.sprintId,
-    sprintOrdinal: base.sprintOrdinal,
-    language: base.language,
-    tenantId: base.tenantId,
-    createdAt: base.createdAt,
-    updatedAt: base.updatedAt,
-    contentByteLength: base.contentByteLength,
-    contentLineCount: base.contentLineCount,
-    recordByteLengthFloor: base.recordByteLengthFloor,
-    relevance: hit.relevance,
-    candidateDigest: hit.rendered.candidateDigest
+    contentDigest: sha256Digest(row.content),
+    detailRefKey: null,
+    detailRef: null,
+    otherDetailRefs: null
   }
 }
 
 export interface AssembledPage {
-  candidates: MemoryCandidate[]
-  entries: MemoryReadEntry[]
-  deferred: MemoryDeferred[]
   /**
    * The JSON of each of the three lists' items, comma-separated, as pieces to be written one after the other: most
    * are the texts kept with each entry's rendering, so a page's body is written from them without serialising
@@ -218,32 +195,24 @@ export function assemblePage(
 ): AssembledPage {
   let bytesLeft = limits.maxBytes - BYTE_RESERVE
   let linesLeft = limits.maxLines - LINE_RESERVE
-  const page: AssembledPage = {
-    candidates: [],
-    entries: [],
-    deferred: [],
-    json: { candidates: [], entries: [], deferred: [] },
-    consumed: 0,
-    ended: false
-  }
+  let entries = 0
+  const page: AssembledPage = { json: { candidates: [], entries: [], deferred: [] }, consumed: 0, ended: false }
   const reasonsJson = JSON.stringify(reasons)
   for (const hit of hits.slice(0, limits.maxCandidates)) {
     const rendered = hit.rendered
     const relevanceJson = JSON.stringify(hit.relevance)
     const bytes = rendered.recordBytes + ENTRY_BYTE_OVERHEAD
     const lines = rendered.contentLines + ENTRY_LINE_OVERHEAD
-    const candidate = candidateOf(hit)
     const reasonCode: DeferralReason | null =
-      page.entries.length >= limits.maxEntries ? 'ENTRY_LIMIT' : bytes > bytesLeft ? 'BYTE_LIMIT' : lines > linesLeft ? 'LINE_LIMIT' : null
+      entries >= limits.maxEntries ? 'ENTRY_LIMIT' : bytes > bytesLeft ? 'BYTE_LIMIT' : lines > linesLeft ? 'LINE_LIMIT' : null
     if (reasonCode === null) {
       bytesLeft -= bytes
       linesLeft -= lines
-      const contentDigest = (rendered.contentDigest ??= sha256Digest(rendered.entry.content))
-      page.entries.push({ entry: rendered.entry, relevance: hit.relevance, contentDigest, reasons })
+      entries++
       page.json.entries.push(
         page.json.entries.length === 0 ? '{"entry":' : ',{"entry":',
         rendered.entryJson,
-        `,"relevance":${relevanceJson},"contentDigest":"${contentDigest}","reasons":${reasonsJson}}`
+        `,"relevance":${relevanceJson},"contentDigest":"${rendered.contentDigest}","reasons":${reasonsJson}}`
       )
     } else {
       const detailRef = detailRefOf(rendered)
@@ -254,7 +223,6 @@ export function assemblePage(
       }
       bytesLeft -= deferredBytes
       linesLeft -= 1
-      page.deferred.push({ candidate, reasons, reasonCode, detailRef })
       page.json.deferred.push(
         page.json.deferred.length === 0 ? '{"candidate":' : ',{"candidate":',
         rendered.candidateHead,
@@ -264,7 +232,6 @@ export function assemblePage(
         `,"reasons":${reasonsJson},"reasonCode":"${reasonCode}","detailRef":"${detailRef}"}`
       )
     }
-    page.candidates.push(candidate)
     if (page.json.candidates.length > 0) page.json.candidates.push(',')
     page.json.candidates.push(rendered.candidateHead, relevanceJson, rendered.candidateTail)
     page.consumed++
