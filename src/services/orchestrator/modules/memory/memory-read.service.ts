@@ -26,6 +26,7 @@ import {
 import { parseMemoryQuery, type MemoryQueryParams, type ParsedMemoryQuery, type QueryValue } from './query.js'
 import { createVersionedCache } from '../../../../core/versioned-cache.js'
 import { createIndexedSearch, type IndexedSearchOptions } from './indexed-search.js'
+import { attachBody, bodyOf, bodyText } from './view-body.js'
 
 export interface MemoryReadDeps {
   repository: MemoryRepository
@@ -48,15 +49,6 @@ export type LegacySearchOutcome =
   | { kind: 'ok'; items: Array<Pick<MemoryReadEntry, 'entry' | 'relevance'>> }
   | { kind: 'held'; view: MemoryReadView & { state: 'HOLD' } }
   | { kind: 'unavailable' }
-
-/**
- * A view's body, on the view itself (not enumerable, so not part of its JSON): the texts of its parts until a route
- * asks for its bytes, then the bytes (kept pages are served from them). In a WeakMap, every page's texts outlived the
- * young generation: a collection of it treats the values of a WeakMap as reachable, so under concurrent searches
- * ~13 KB per page reached the old generation and full collections (their pauses were the p99) came every second.
- */
-const BODY = Symbol('memory view body')
-type WithBody = { [BODY]?: Buffer | string | string[] }
 
 const scopeKeyOf = (scope: MemoryScope): MemoryScopeKey => ({ projectId: scope.projectId, tenantId: scope.tenantId })
 const isInteger = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
@@ -323,7 +315,7 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
     // the legacy array): the HTTP view is written from the texts alone, and objects made per hit for every page
     // outlived the young generation under concurrent searches (promoted, then marked by full collections).
     let lists: Pick<AvailableView, 'candidates' | 'entries' | 'deferred'> | undefined
-    const listsOf = () => (lists ??= (JSON.parse(bodyOf(available).toString()) as { view: AvailableView }).view)
+    const listsOf = () => (lists ??= (JSON.parse(bodyText(available)) as { view: AvailableView }).view)
     const available: AvailableView = {
       state: 'AVAILABLE',
       ...base,
@@ -350,26 +342,8 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
     list('entries', json.entries)
     list('deferred', json.deferred, true)
     parts.push(`,"nextCursor":${JSON.stringify(nextCursor)}}}`)
-    Object.defineProperty(available, BODY, { value: parts, writable: true })
+    attachBody(available, parts)
     return available
-  }
-
-  /**
-   * The JSON of `{schemaVersion, view}` (views are shared and never changed): a string the first time, which the
-   * socket encodes outside the JS heap, and bytes kept with the view from its second time on (a kept page served
-   * again). A new buffer per answer counted as external memory and started a full collection every ~70 MB, about
-   * every second under different searches; a buffer for a page served once was made for nothing.
-   */
-  function bodyOf(view: MemoryReadView): string | Buffer {
-    const known = (view as WithBody)[BODY]
-    if (Buffer.isBuffer(known)) return known
-    if (typeof known === 'string') return keepBody(view, Buffer.from(known))
-    return keepBody(view, Array.isArray(known) ? known.join('') : JSON.stringify({ schemaVersion: MEMORY_SCHEMA_VERSION, view }))
-  }
-
-  function keepBody<Body extends string | Buffer>(view: MemoryReadView, body: Body): Body {
-    if (Object.isExtensible(view)) Object.defineProperty(view, BODY, { value: body, writable: true })
-    return body
   }
 
   async function detail(
@@ -412,6 +386,6 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
     return { kind: 'ok', items: view.entries.map(({ entry, relevance }) => ({ entry, relevance })) }
   }
 
-  return { search, bodyOf, detail, legacySearch }
+  return { search, bodyOf, bodyText, detail, legacySearch }
 }
 export type MemoryReadService = ReturnType<typeof createMemoryReadService>

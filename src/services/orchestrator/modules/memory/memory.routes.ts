@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify'
+import { createBodyPool } from '../../../../core/http/body-pool.js'
 import type { App } from '../../../../core/http/server.js'
 import { orchestratorErrors } from '../../errors.js'
 import { ACCESS, callerOf } from '../../gates/route-access.js'
@@ -24,6 +25,7 @@ export function memoryRoutes({ reads, projectId }: MemoryRouteDeps) {
   // The read service's JSON of a view, not the route's schema serializer: a view is built field by field to
   // its schema (a test checks every state against it), and the serializer's anyOf validation and string escaping
   // cost ~230 µs of a 56 KB page.
+  const bodies = createBodyPool()
   return async function register(app: App) {
     app.get<{ Querystring: MemoryQueryParams }>(
       '/api/memory/search',
@@ -42,7 +44,10 @@ export function memoryRoutes({ reads, projectId }: MemoryRouteDeps) {
         const scope = scopeOf(request)
         if (request.query.v !== undefined) {
           const view = await reads.search(scope, CONSUMER, request.query)
-          return reply.type('application/json; charset=utf-8').send(reads.bodyOf(view))
+          const body = reads.bodyOf(view)
+          reply.type('application/json; charset=utf-8')
+          if (Buffer.isBuffer(body)) return reply.send(body)
+          return reply.send(bodies.fill(body, reply.raw) ?? body.join(''))
         }
         const outcome = await reads.legacySearch(scope, request.query.q)
         if (outcome.kind === 'ok') return outcome.items
