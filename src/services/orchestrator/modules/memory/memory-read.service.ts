@@ -24,6 +24,7 @@ import {
   type RenderedEntry
 } from './page.js'
 import { parseMemoryQuery, type MemoryQueryParams, type ParsedMemoryQuery, type QueryValue } from './query.js'
+import { createLru, type Lru } from '../../../../core/lru.js'
 import { createVersionedCache } from '../../../../core/versioned-cache.js'
 import { createIndexedSearch, type IndexedSearchOptions } from './indexed-search.js'
 import { attachBody, bodyOf, bodyText } from './view-body.js'
@@ -121,15 +122,12 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
 
   // A scope's and the limits' digests repeat from request to request: canonical JSON and a hash each were ~3 % of a
   // search. Only the query's digest is new per query. A detail reference's key (consumer and scope) is one string.
-  const scopeDigests = new Map<string, string>()
-  const limitsDigests = new Map<string, string>()
-  const refKeys = new Map<string, string>()
-  const remembered = (known: Map<string, string>, key: string, make: () => string) => {
+  const scopeDigests = createLru<string, string>(1024)
+  const limitsDigests = createLru<string, string>(64)
+  const refKeys = createLru<string, string>(1024)
+  const remembered = (known: Lru<string, string>, key: string, make: () => string) => {
     let value = known.get(key)
-    if (value === undefined) {
-      if (known.size >= 1024) known.clear()
-      known.set(key, (value = make()))
-    }
+    if (value === undefined) known.set(key, (value = make()))
     return value
   }
   const scopeDigestOf = (scope: MemoryScope) =>
