@@ -100,11 +100,19 @@ test('the dashboard: a merge conflict, then its agent resolution, in Needs you; 
   await page.getByRole('button', { name: 'Approve' }).click()
   await page.getByRole('button', { name: 'Start' }).click({ timeout: 20_000 })
   const flowId = listed[0]!.flowId
+  let lastSeen: unknown
   await eventually(
-    async () => (await flows.call('GET', `/api/run-flow/${flowId}`)).json.state === 'COMPLETED',
+    async () => {
+      lastSeen = (await flows.call('GET', `/api/run-flow/${flowId}`)).json
+      return (lastSeen as { state?: string }).state === 'COMPLETED'
+    },
     60_000,
     'the flow to complete'
-  )
+  ).catch(async (error: Error) => {
+    const job = await flows.call('GET', '/api/job/1')
+    const recent = await flows.call('GET', '/api/events?limit=100')
+    throw new Error(`${error.message}; the flow: ${JSON.stringify(lastSeen)}; job: ${job.body}; events: ${recent.body}`)
+  })
   // The page learns it from the flow's own event stream.
   const events = page.getByTestId('flow-events')
   await events.getByText('RUN_COMPLETED').waitFor({ timeout: 20_000 })

@@ -36,7 +36,7 @@ const START_STALE_MS = 30_000
 export interface RunFlowsDeps {
   projectId: number
   projectRoot: string
-  repositories: Pick<OrchestratorRepositories, 'sprints' | 'tasks' | 'jobs'> & { runFlows: RunFlowsRepository }
+  repositories: Pick<OrchestratorRepositories, 'sprints' | 'tasks' | 'jobs' | 'missions'> & { runFlows: RunFlowsRepository }
   engine: Pick<EngineService, 'plan' | 'start'>
   runControl: Pick<RunControl, 'reconcile' | 'killJob'>
   config: ProjectConfigSource
@@ -101,10 +101,11 @@ export function createRunFlowsService(deps: RunFlowsDeps) {
     if (flow.jobId === null) {
       const latest = await repos.jobs.latest(projectId)
       if (latest && flow.sprintId !== null && latest.sprintId === flow.sprintId) {
+        const mission = await repos.missions.byJob(projectId, flow.tenantId, latest.id)
         const adopted = await flows.transition(flow.flowId, {
           from: ['STARTING'],
           to: 'DETACHED_RUNNING',
-          change: { jobId: latest.id },
+          change: { jobId: latest.id, missionId: mission?.id ?? null },
           events: [{ type: 'RUN_STARTED', data: { handle: handleOf(flow.flowId, latest.id) } }]
         })
         return reconcile(adopted ?? (await reread(flow)))
@@ -354,19 +355,20 @@ export function createRunFlowsService(deps: RunFlowsDeps) {
         })
         throw orchestratorError('ORCH_RUN_ACTIVE', why)
       }
-      const running = await flows.transition(flowId, {
+      const moved = await flows.transition(flowId, {
         from: ['STARTING'],
         to: 'DETACHED_RUNNING',
         change: { jobId: run.job.id, missionId: run.missionId },
         events: [{ type: 'RUN_STARTED', data: { handle: handleOf(flowId, run.job.id), missionId: run.missionId } }]
       })
-      if (!running) {
-        // Cancelled while the job was being launched: the cancel could not see the job, so stop it here.
-        const active = await repos.jobs.active(projectId)
-        if (active?.id === run.job.id) await deps.runControl.killJob(projectId)
-        return { accepted: true, started: false, duplicate: false, attemptId, context: await reread(flow) }
-      }
-      return { accepted: true, started: true, duplicate: false, attemptId, context: running }
+      // Not moved: a read adopted the job first (see reconcile), and the flow runs it all the same, or it was cancelled.
+      const now = moved ?? (await reread(flow))
+      if (now.jobId === run.job.id && now.state !== 'CANCELLED')
+        return { accepted: true, started: true, duplicate: false, attemptId, context: now }
+      // Cancelled while the job was being launched: the cancel could not see the job, so stop it here.
+      const active = await repos.jobs.active(projectId)
+      if (active?.id === run.job.id) await deps.runControl.killJob(projectId)
+      return { accepted: true, started: false, duplicate: false, attemptId, context: await reread(flow) }
     },
 
     async cancel(caller: Principal, flowId: string, input: { reason?: string }): Promise<{ context: RunFlow; note?: string }> {
