@@ -9,17 +9,17 @@ const BODY_CHARS = 4 * 1024 * 1024
 /** A body of request n: its number, then one character of its own repeated (so a body overwritten by another shows). */
 const partsOf = (n: number) => [`{"n":${n},"fill":"`, String.fromCharCode(97 + (n % 26)).repeat(BODY_CHARS), '"}']
 
-/** One GET over its own socket; a slow reader stops reading until `pauseMs` passed (the server's write waits). */
-function get(port: number, path: string, pauseMs: number): Promise<string> {
+/** One GET over its own socket; a slow reader stops reading until `resume` settles (the server's write waits). */
+function get(port: number, path: string, resume?: Promise<unknown>): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1')
     const chunks: Buffer[] = []
     socket.setNoDelay(true)
     socket.on('connect', () => {
       socket.write(`GET ${path} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n`)
-      if (pauseMs > 0) {
+      if (resume) {
         socket.pause()
-        setTimeout(() => socket.resume(), pauseMs)
+        void resume.finally(() => socket.resume())
       }
     })
     socket.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -49,10 +49,13 @@ test('a pooled body is not reused while its response is still being written, and
     const port = (app.server.address() as net.AddressInfo).port
     // A slow reader's answer (4 MB: more than the loopback socket buffers take) is still being written while fast
     // readers are answered one after the other; a buffer given back before its write ended would be overwritten.
-    const slow = get(port, '/body/0', 400)
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    // It reads again only once the fast ones were answered, however slow this machine is.
+    let fastDone!: () => void
+    const slow = get(port, '/body/0', new Promise<void>((resolve) => (fastDone = resolve)))
+    while (!served.some((s) => s.n === 0)) await new Promise((resolve) => setTimeout(resolve, 10))
     const fast: string[] = []
-    for (let n = 1; n <= 4; n++) fast.push(await get(port, `/body/${n}`, 0))
+    for (let n = 1; n <= 4; n++) fast.push(await get(port, `/body/${n}`))
+    fastDone()
     assert.equal(await slow, partsOf(0).join(''), 'the slow answer is intact')
     fast.forEach((answer, at) => assert.equal(answer, partsOf(at + 1).join(''), `fast answer ${at + 1}`))
     // The precondition: the fast answers were made while the slow one was still being written.
@@ -82,7 +85,7 @@ test('a body that does not fit a pooled buffer is not pooled, measured in UTF-8 
   try {
     const port = (app.server.address() as net.AddressInfo).port
     // 400 three-byte characters are 1,200 bytes, too large though only 400 UTF-16 units; 300 are 908 bytes with the rest.
-    for (const count of [400, 300]) assert.equal(await get(port, `/euros/${count}`, 0), `{"a":"${'€'.repeat(count)}"}`)
+    for (const count of [400, 300]) assert.equal(await get(port, `/euros/${count}`), `{"a":"${'€'.repeat(count)}"}`)
     assert.deepEqual(pooled, [false, true])
   } finally {
     await app.close()
