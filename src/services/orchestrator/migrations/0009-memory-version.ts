@@ -6,8 +6,8 @@ import { dialectOf } from '../../../core/db/database.js'
  * transaction (so a write by another process — the CLI, a detached job — counts too). FTS5's bm25
  * weighs a word by how many entries of the whole table hold it, so a write in one scope changes
  * the relevance of every other scope's hits: a cached search is current only while this counter
- * is. PostgreSQL's ts_rank_cd reads the entry alone, so there the scope's revision is enough and
- * no shared row is made to serialise every writer.
+ * is. PostgreSQL's ts_rank_cd reads the entry alone, so no shared row is made there to serialise
+ * every writer; its counter is per scope (0021).
  */
 export const memoryVersionMigration: Migration = {
   async up(db: Kysely<any>) {

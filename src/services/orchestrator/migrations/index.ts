@@ -19,6 +19,7 @@ import { terminalMigration } from './0017-terminal.js'
 import { taskXverifyMigration } from './0018-task-xverify.js'
 import { runFlowsPageIndexMigration } from './0019-run-flows-page-index.js'
 import { runFlowRevisionsMigration } from './0020-run-flow-revisions.js'
+import { memoryScopeWritesMigration } from './0021-memory-scope-writes.js'
 
 export const orchestratorMigrations: MigrationSet = {
   orchestrator_0001_init: initMigration,
@@ -42,5 +43,6 @@ export const orchestratorMigrations: MigrationSet = {
   // Numbered 0020 on a work branch (0018 and 0019 were reserved and never used).
   orchestrator_0018_task_xverify: { ...taskXverifyMigration, renamedFrom: ['orchestrator_0020_task_xverify'] },
   orchestrator_0019_run_flows_page_index: runFlowsPageIndexMigration,
-  orchestrator_0020_run_flow_revisions: runFlowRevisionsMigration
+  orchestrator_0020_run_flow_revisions: runFlowRevisionsMigration,
+  orchestrator_0021_memory_scope_writes: memoryScopeWritesMigration
 }

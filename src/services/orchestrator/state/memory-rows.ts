@@ -45,7 +45,7 @@ export function versionOf(row: Record<string, unknown> | undefined): string {
   return `${Number(row?.snapshot ?? 0)}:${Number(row?.writes ?? 0)}`
 }
 
-/** How many rows of the memory table were written, by anyone, when `version` was read (SQLite's trigger-kept count; 0 on PostgreSQL). */
+/** How many rows were written, by anyone, when `version` was read (trigger-kept: SQLite counts all scopes, PostgreSQL the scope). */
 export function writeCountOf(version: string): number {
   return Number(version.slice(version.indexOf(':') + 1))
 }

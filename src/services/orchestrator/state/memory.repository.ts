@@ -107,7 +107,9 @@ export function createMemoryRepository(db: OrchestratorDb, clock: () => Date) {
   }
 
   function versionSql(scope: MemoryScopeKey): RawBuilder<unknown> {
-    const writes = postgres ? sql`0` : sql`(select version from orch_memory_version where id = 1)`
+    const writes = postgres
+      ? sql`(select coalesce(max(writes), 0) from orch_memory_writes where ${inScope(scope)})`
+      : sql`(select version from orch_memory_version where id = 1)`
     return sql`select coalesce(max(revision), 0) as snapshot, ${writes} as writes from orch_memory_entries where ${inScope(scope)}`
   }
 
@@ -173,12 +175,6 @@ export function createMemoryRepository(db: OrchestratorDb, clock: () => Date) {
   }
 
   return {
-    /**
-     * Whether `version` changes with every write of any row, also one made by hand without a new revision (SQLite's
-     * triggers count them; on PostgreSQL the version is the scope's newest revision alone).
-     */
-    versionCountsEveryWrite: !postgres,
-
     async record(scope: MemoryScopeKey, input: MemoryEntryInput): Promise<MemoryEntry> {
       const now = clock().toISOString()
       return withRevisionRetry(() =>

@@ -16,10 +16,9 @@
  * What a page shows of an entry depends on its row alone, so each scope also keeps the rendering
  * of the entries it has shown (page.ts, `RenderedEntry`) under their revision, for every later
  * query that ranks them: reading the rows, serialising and digesting them was most of a search.
- * On SQLite, whose version counts every row written, a page of kept entries reads no row; the
- * kept renderings are dropped when a version change is not explained by the rows the catch-up
- * indexed (such as a write by hand that kept the revision). On PostgreSQL the rows are still
- * read, to see such writes, and a rendering is reused only for the same revision and update time.
+ * The version counts every row written (by triggers: migrations 0009 and 0021), so a page of kept
+ * entries reads no row; the kept renderings are dropped when a version change is not explained by
+ * the rows the catch-up indexed (such as a write by hand that kept the revision).
  */
 import type { MemoryRepository, MemoryScopeKey, MemorySearchFilter } from '../../state/memory.repository.js'
 import { writeCountOf } from '../../state/memory-rows.js'
@@ -59,7 +58,7 @@ interface ScopeState {
   /** Renderings of entries shown on pages, by id, oldest first, and their estimated size in characters. */
   rendered: Map<number, RenderedEntry>
   renderedChars: number
-  /** The write count (SQLite) up to which every write is known to be one the index took in (null: unknown). */
+  /** The write count up to which every write is known to be one the index took in (null: unknown). */
   explainedWrites: number | null
   /** Raised whenever the renderings are dropped: a row read before must not be kept after. */
   renderedGeneration: number
@@ -193,11 +192,9 @@ export function createIndexedSearch(repository: MemoryRepository, options: Index
           state.tooLarge = true
           state.index = null
         }
-        if (repository.versionCountsEveryWrite) {
-          const writes = writeCountOf(version)
-          if (state.explainedWrites === null || writes - state.explainedWrites !== indexedRows) forgetRendered(state)
-          state.explainedWrites = writes
-        }
+        const writes = writeCountOf(version)
+        if (state.explainedWrites === null || writes - state.explainedWrites !== indexedRows) forgetRendered(state)
+        state.explainedWrites = writes
         state.version = version
       })
       state.syncing = running.finally(() => {
@@ -255,7 +252,7 @@ export function createIndexedSearch(repository: MemoryRepository, options: Index
       const snapshot = state.snapshot
       const ranked = index.rank(filter, offset + size).slice(offset)
       const hits: Array<RankedHit | undefined> = ranked.map((hit) => {
-        const kept = repository.versionCountsEveryWrite ? state.rendered.get(hit.id) : undefined
+        const kept = state.rendered.get(hit.id)
         return kept && kept.revision === hit.revision ? new RankedHit(hit.relevance, kept) : undefined
       })
       const unread = ranked.filter((_, at) => hits[at] === undefined).map((hit) => hit.id)
