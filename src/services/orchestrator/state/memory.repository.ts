@@ -5,6 +5,9 @@ import type { OrchestratorDb } from './db.js'
 import type { MemoryEntry } from './domain.js'
 import { COLUMNS, columnsOf, hitOf, hitOfValues, type MemoryHit, PAGE_BY_IDS_SQLITE, versionOf, WRITE_ATTEMPTS } from './memory-rows.js'
 
+/** A conditional write found the row changed by a concurrent writer: try again. */
+const LOST_RACE = Symbol('lost race')
+
 /** Whose entries: the project and the tenant of the verified principal. */
 export interface MemoryScopeKey {
   projectId: number
@@ -84,13 +87,15 @@ export function createMemoryRepository(db: OrchestratorDb, clock: () => Date) {
   }
 
   /** Concurrent writers of one scope may pick the same next revision; the unique index refuses one, which retries. */
-  async function withRevisionRetry<T>(write: () => Promise<T>): Promise<T> {
+  async function withRevisionRetry<T>(write: () => Promise<T | typeof LOST_RACE>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await write()
+        const written = await write()
+        if (written !== LOST_RACE) return written
       } catch (error) {
         if (!isUniqueViolation(error) || attempt >= WRITE_ATTEMPTS) throw error
       }
+      if (attempt >= WRITE_ATTEMPTS) throw new Error(`memory write: the entry changed under ${WRITE_ATTEMPTS} concurrent writes in a row`)
     }
   }
 
@@ -199,15 +204,26 @@ export function createMemoryRepository(db: OrchestratorDb, clock: () => Date) {
     async upsert(scope: MemoryScopeKey, sourceKey: string, input: MemoryEntryInput): Promise<MemoryEntry> {
       return withRevisionRetry(async () => {
         const now = clock().toISOString()
-        const updated = await db
-          .updateTable('orch_memory_entries')
-          .set({ ...fields(input), revision: nextRevision(scope), updated_at: now, deleted_at: null })
+        const current = await db
+          .selectFrom('orch_memory_entries')
+          .select(['id', 'revision'])
           .where('project_id', '=', scope.projectId)
           .where('tenant_id', '=', scope.tenantId)
           .where('source_key', '=', sourceKey)
-          .returning(COLUMNS)
           .executeTakeFirst()
-        if (updated) return updated
+        if (current) {
+          // Only the revision read: a concurrent rewrite of the same row makes this one write again with the next revision.
+          // Without the check, PostgreSQL re-ran the update on the row the other wrote, keeping the revision it had taken
+          // before (two writes, one revision: the term index's catch-up by revision missed the second).
+          const updated = await db
+            .updateTable('orch_memory_entries')
+            .set({ ...fields(input), revision: nextRevision(scope), updated_at: now, deleted_at: null })
+            .where('id', '=', current.id)
+            .where('revision', '=', current.revision)
+            .returning(COLUMNS)
+            .executeTakeFirst()
+          return updated ?? LOST_RACE
+        }
         return db
           .insertInto('orch_memory_entries')
           .values({
