@@ -224,7 +224,7 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
         return null
       }
       // A cursor continues only the ranking that made it: one made by SQL is stale once the term index ranks.
-      const selectionRevisionDigest = digestOf({ scopeDigest, snapshot: page.snapshot, ...(page.ranking ? { ranking: page.ranking } : {}) })
+      const selectionRevisionDigest = digestOf({ ...(page.ranking ? { ranking: page.ranking } : {}), scopeDigest, snapshot: page.snapshot })
       const refKey = `${consumer}\n${scopeDigest}`
       const sharedRefKey = remembered(refKeys, refKey, () => refKey)
       const assembled = assemblePage(page.hits, limits, reasons, (rendered) => detailRefOf(rendered, consumer, scopeDigest, sharedRefKey))
@@ -296,17 +296,18 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
     const last = page.hits[assembled.consumed - 1]!
     const nextCursor =
       assembled.consumed < page.hits.length
-        ? sealer.seal(CURSOR_PREFIX, {
-            schemaVersion: MEMORY_SCHEMA_VERSION,
-            consumer: base.consumer,
-            scopeDigest: base.scopeDigest,
-            queryDigest: base.queryDigest,
-            limitsDigest: base.limitsDigest,
-            selectionRevisionDigest: base.selectionRevisionDigest,
-            anchorCandidateDigest: last.rendered.candidateDigest,
-            afterRank: last.relevance,
+        ? // Keys in sorted order (its canonical JSON then needs no sort).
+          sealer.seal(CURSOR_PREFIX, {
+            afterId: last.rendered.id,
             afterOrdinal: offset + assembled.consumed,
-            afterId: last.rendered.id
+            afterRank: last.relevance,
+            anchorCandidateDigest: last.rendered.candidateDigest,
+            consumer: base.consumer,
+            limitsDigest: base.limitsDigest,
+            queryDigest: base.queryDigest,
+            schemaVersion: MEMORY_SCHEMA_VERSION,
+            scopeDigest: base.scopeDigest,
+            selectionRevisionDigest: base.selectionRevisionDigest
           })
         : null
     // The lists as objects are read back from the page's JSON when a caller asks for them (the CLI, the projection,

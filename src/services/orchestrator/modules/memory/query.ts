@@ -82,7 +82,8 @@ export function parseMemoryQuery(raw: MemoryQueryParams): ParsedMemoryQuery | nu
     return null
   if (params.cursor !== undefined && params.cursor === '') return null
   return {
-    filter: { terms, mode, types, statuses, sprintMin: sprintMin ?? null },
+    // Keys in sorted order: its digest (canonical JSON) is made per search.
+    filter: { mode, sprintMin: sprintMin ?? null, statuses, terms, types },
     limit: limit ?? null,
     cursor: params.cursor ?? null
   }
