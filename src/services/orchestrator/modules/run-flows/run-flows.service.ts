@@ -363,12 +363,10 @@ export function createRunFlowsService(deps: RunFlowsDeps) {
       })
       // Not moved: a read adopted the job first (see reconcile), and the flow runs it all the same, or it was cancelled.
       const now = moved ?? (await reread(flow))
-      if (now.jobId === run.job.id && now.state !== 'CANCELLED')
-        return { accepted: true, started: true, duplicate: false, attemptId, context: now }
+      const ours = now.jobId === run.job.id && now.state !== 'CANCELLED'
       // Cancelled while the job was being launched: the cancel could not see the job, so stop it here.
-      const active = await repos.jobs.active(projectId)
-      if (active?.id === run.job.id) await deps.runControl.killJob(projectId)
-      return { accepted: true, started: false, duplicate: false, attemptId, context: await reread(flow) }
+      if (!ours && (await repos.jobs.active(projectId))?.id === run.job.id) await deps.runControl.killJob(projectId)
+      return { accepted: true, started: ours, duplicate: false, attemptId, context: ours ? now : await reread(flow) }
     },
 
     async cancel(caller: Principal, flowId: string, input: { reason?: string }): Promise<{ context: RunFlow; note?: string }> {
