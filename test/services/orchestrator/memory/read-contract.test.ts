@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { canonicalJson, sha256Digest } from '../../../../src/services/orchestrator/modules/memory/canonical.js'
+import { canonicalJson } from '../../../../src/core/canonical-json.js'
+import { sha256Digest } from '../../../../src/services/orchestrator/modules/memory/canonical.js'
 import { BYTE_RESERVE, DEFAULT_READ_LIMITS, ENTRY_BYTE_OVERHEAD } from '../../../../src/services/orchestrator/modules/memory/contract.js'
 import { startOrchestrator } from '../../../helpers/orchestrator.js'
 import { localScope, note, q, seedEntries, v1 } from './helpers.js'

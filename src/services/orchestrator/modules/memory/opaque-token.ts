@@ -2,7 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { ensurePrivateDir } from '../../runtime/private-file.js'
-import { canonicalJson } from './canonical.js'
+import { canonicalJson } from '../../../../core/canonical-json.js'
 
 export const CURSOR_PREFIX = 'memory-read-cursor-v1.'
 export const DETAIL_PREFIX = 'memory-read-detail-v1.'

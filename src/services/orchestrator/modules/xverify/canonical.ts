@@ -1,20 +1,12 @@
 /**
- * Canonical JSON (keys sorted recursively, no whitespace) and the immutable files of the
+ * Digests of canonical JSON (core/canonical-json.ts) and the immutable files of the
  * cross-verify chain: each is written once, exclusively, 0600 in a 0700 directory; writing the
  * same content again is a no-op, different content is a conflict.
  */
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value)
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`
-}
+import { canonicalJson } from '../../../../core/canonical-json.js'
 
 export function sha256Hex(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex')

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { canonicalJson } from '../../../../src/services/orchestrator/modules/memory/canonical.js'
+import { canonicalJson } from '../../src/core/canonical-json.js'
 
 /** The definition, written plainly: members without undefined values, keys sorted by UTF-16 code units, at every depth. */
 function reference(value: unknown): string {
