@@ -37,6 +37,14 @@ test('reads racing a start adopt its job; the start does not mistake that for a 
     assert.equal(flow.state, 'COMPLETED', JSON.stringify({ round, failureReason: flow.failureReason }))
     // Whichever of the two recorded the job, the flow names the run's mission.
     assert.match(String(flow.missionId), /^mis/, JSON.stringify(flow))
+    const startEvents = await orch.database.db
+      .selectFrom('orch_run_flow_events' as never)
+      .select('data' as never)
+      .where('flow_id' as never, '=', flowId as never)
+      .where('type' as never, '=', 'RUN_STARTED' as never)
+      .execute()
+    assert.equal(startEvents.length, 1, 'one RUN_STARTED, whichever recorded it')
+    assert.equal(JSON.parse((startEvents[0] as { data: string }).data).missionId, flow.missionId)
     const job = await orch.call('GET', `/api/job/${flow.handle.jobId}`)
     assert.equal(job.json.status, 'completed', job.body)
   }

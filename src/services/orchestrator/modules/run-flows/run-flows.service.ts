@@ -101,12 +101,12 @@ export function createRunFlowsService(deps: RunFlowsDeps) {
     if (flow.jobId === null) {
       const latest = await repos.jobs.latest(projectId)
       if (latest && flow.sprintId !== null && latest.sprintId === flow.sprintId) {
-        const mission = await repos.missions.byJob(projectId, flow.tenantId, latest.id)
+        const missionId = (await repos.missions.byJob(projectId, flow.tenantId, latest.id))?.id ?? null
         const adopted = await flows.transition(flow.flowId, {
           from: ['STARTING'],
           to: 'DETACHED_RUNNING',
-          change: { jobId: latest.id, missionId: mission?.id ?? null },
-          events: [{ type: 'RUN_STARTED', data: { handle: handleOf(flow.flowId, latest.id) } }]
+          change: { jobId: latest.id, missionId },
+          events: [{ type: 'RUN_STARTED', data: { handle: handleOf(flow.flowId, latest.id), missionId } }]
         })
         return reconcile(adopted ?? (await reread(flow)))
       }
