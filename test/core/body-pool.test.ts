@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import net from 'node:net'
 import { test } from 'node:test'
 import Fastify from 'fastify'
-import { createBodyPool } from '../../src/core/http/body-pool.js'
+import { createBodyPool, joinParts } from '../../src/core/http/body-pool.js'
 
 const BODY_CHARS = 4 * 1024 * 1024
 
@@ -86,6 +86,27 @@ test('a body that does not fit a pooled buffer is not pooled, measured in UTF-8 
     const port = (app.server.address() as net.AddressInfo).port
     // 400 three-byte characters are 1,200 bytes, too large though only 400 UTF-16 units; 300 are 908 bytes with the rest.
     for (const count of [400, 300]) assert.equal(await get(port, `/euros/${count}`), `{"a":"${'€'.repeat(count)}"}`)
+    assert.deepEqual(pooled, [false, true])
+  } finally {
+    await app.close()
+  }
+})
+
+test('bytes and texts fill one body in order; encoded bytes count toward the limit as they are', async () => {
+  const pool = createBodyPool({ bufferBytes: 1000 })
+  const app = Fastify()
+  const pooled: boolean[] = []
+  app.get<{ Params: { count: string } }>('/mixed/:count', async (request, reply) => {
+    const parts = ['{"a":"', Buffer.from('é'.repeat(Number(request.params.count))), '","b":', Buffer.from('[1,2]'), '}']
+    const body = pool.fill(parts, reply.raw)
+    pooled.push(body !== null)
+    return reply.type('application/json').send(body ?? joinParts(parts))
+  })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  try {
+    const port = (app.server.address() as net.AddressInfo).port
+    // 600 two-byte characters are 1,200 bytes: too large for a 1,000-byte buffer, and joined instead.
+    for (const count of [600, 400]) assert.equal(await get(port, `/mixed/${count}`), `{"a":"${'é'.repeat(count)}","b":[1,2]}`)
     assert.deepEqual(pooled, [false, true])
   } finally {
     await app.close()

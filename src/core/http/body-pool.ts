@@ -1,5 +1,13 @@
 import type { ServerResponse } from 'node:http'
 
+/** A piece of a body: a text (written as UTF-8) or bytes already encoded. */
+export type BodyPart = string | Buffer
+
+/** The parts as one buffer (a body too large for a pooled one). */
+export function joinParts(parts: readonly BodyPart[]): Buffer {
+  return Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part)))
+}
+
 export interface BodyPoolOptions {
   /** Bytes of each pooled buffer: a body larger than this is not pooled. */
   bufferBytes?: number
@@ -20,11 +28,20 @@ export function createBodyPool(options: BodyPoolOptions = {}) {
   const maxFree = options.maxFree ?? 64
   const free: Buffer[] = []
 
-  /** The texts' UTF-8 in a pooled buffer, recycled once `response` finishes; null when they do not fit one. */
-  function fill(parts: readonly string[], response: ServerResponse): Buffer | null {
+  /** The parts' bytes in a pooled buffer, recycled once `response` finishes; null when they do not fit one. */
+  function fill(parts: readonly BodyPart[], response: ServerResponse): Buffer | null {
     const buffer = free.pop() ?? Buffer.allocUnsafeSlow(bufferBytes)
     let at = 0
     for (const part of parts) {
+      if (typeof part !== 'string') {
+        if (bufferBytes - at < part.length) {
+          free.push(buffer)
+          return null
+        }
+        buffer.set(part, at)
+        at += part.length
+        continue
+      }
       // A UTF-16 unit is at most 3 bytes of UTF-8: measure exactly only when the part might not fit.
       if (bufferBytes - at < 3 * part.length && bufferBytes - at < Buffer.byteLength(part)) {
         free.push(buffer)

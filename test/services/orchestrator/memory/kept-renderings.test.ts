@@ -64,7 +64,7 @@ test('a rewrite through the repository and a write by hand both show on the next
   const page = async () => (await indexed.search(scope, searchFilter(['lantern']), 0, 50, version))!
   const contentOf = async (id: number) => {
     const rendered = (await page()).hits.find((hit) => hit.rendered.id === id)?.rendered
-    return rendered && (JSON.parse(rendered.entryJson) as { content: string }).content
+    return rendered && (JSON.parse(rendered.entryBytes.toString()) as { content: string }).content
   }
   const lantern = (content: string) => ({ type: 'memory', source: 'user', title: 'lantern target', content })
   const target = (await testDb.repos.memory.upsert(scope, 'notes/target.md', lantern('lantern original'))).id
@@ -91,7 +91,10 @@ test('renderings stay within their budget; a scope that would not fit keeps none
   const version = () => testDb.repos.memory.version(scope)
   const reference = createIndexedSearch(testDb.repos.memory, { maxRenderedChars: 0 })
   const ids = async (search: ReturnType<typeof createIndexedSearch>, terms: string[]) =>
-    (await search.search(scope, searchFilter(terms), 0, 40, version))!.hits.map((hit) => [hit.rendered.id, hit.rendered.entryJson])
+    (await search.search(scope, searchFilter(terms), 0, 40, version))!.hits.map((hit) => [
+      hit.rendered.id,
+      hit.rendered.entryBytes.toString()
+    ])
 
   // ~1 KB per kept rendering: 40 entries need ~40,000 characters.
   for (const maxRenderedChars of [0, 5_000, 1_000_000]) {

@@ -6,7 +6,7 @@ import { rankedPageOf, renderEntry, type RankedHit, type RankedPage } from '../.
 import { createIndexedSearch, type IndexedSearch } from '../../../../src/services/orchestrator/modules/memory/indexed-search.js'
 import { repositoriesForTests, searchFilter } from './helpers.js'
 
-const entryOf = (hit: RankedHit) => JSON.parse(hit.rendered.entryJson) as { title: string }
+const entryOf = (hit: RankedHit) => JSON.parse(hit.rendered.entryBytes.toString()) as { title: string }
 
 const testDb = repositoriesForTests()
 const postgres = Boolean(process.env.DATABASE_URL)

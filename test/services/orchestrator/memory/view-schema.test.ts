@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import Value from 'typebox/value'
+import { joinParts } from '../../../../src/core/http/body-pool.js'
 import { SearchBody } from '../../../../src/services/orchestrator/modules/memory/memory.schemas.js'
 import { startOrchestrator } from '../../../helpers/orchestrator.js'
 import { createMemoryReadService } from '../../../../src/services/orchestrator/modules/memory/memory-read.service.js'
@@ -84,7 +85,7 @@ test('the body of every view is the UTF-8 of JSON.stringify({schemaVersion, view
       states.add(view.state)
       const json = JSON.stringify({ schemaVersion: 1, view })
       const first = reads.bodyOf(view)
-      assert.equal(Buffer.isBuffer(first) ? first.toString() : first.join(''), json, `${JSON.stringify(query)} page ${page}`)
+      assert.equal(Buffer.isBuffer(first) ? first.toString() : joinParts(first).toString(), json, `${JSON.stringify(query)} page ${page}`)
       // Served again (a kept page): its bytes, the same JSON.
       assert.equal(reads.bodyOf(view).toString(), json, `${JSON.stringify(query)} page ${page}, again`)
       assert.equal(reads.bodyText(view), json)

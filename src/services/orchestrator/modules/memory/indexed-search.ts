@@ -84,7 +84,7 @@ export function createIndexedSearch(repository: MemoryRepository, options: Index
   // The rest of a rendering (its object, digests) ~200 characters, and ~400 for the detail reference of one consumer
   // (made when the entry is first deferred, after it was kept).
   const charsOf = (rendered: RenderedEntry) =>
-    rendered.entryJson.length + rendered.candidateHead.length + rendered.candidateTail.length + 600
+    rendered.entryBytes.length + rendered.candidateHead.length + rendered.candidateTail.length + 600
 
   function forgetRendered(state: ScopeState) {
     renderedChars -= state.renderedChars
@@ -136,7 +136,7 @@ export function createIndexedSearch(repository: MemoryRepository, options: Index
         index.put(row)
         if (row.revision > state.snapshot) state.snapshot = row.revision
       }
-      if (index.size() > maxEntries || index.postings() > maxPostings) return false
+      if (!index.holdsEveryEntry() || index.size() > maxEntries || index.postings() > maxPostings) return false
       if (rows.length < batch) return true
       // Let requests run every few milliseconds of a long build (SQLite reads block the event loop).
       if (performance.now() - sliceStarted > SLICE_MS) {

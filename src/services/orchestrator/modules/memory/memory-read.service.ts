@@ -24,6 +24,7 @@ import {
   type RenderedEntry
 } from './page.js'
 import { parseMemoryQuery, type MemoryQueryParams, type ParsedMemoryQuery, type QueryValue } from './query.js'
+import type { BodyPart } from '../../../../core/http/body-pool.js'
 import { createLru, type Lru } from '../../../../core/lru.js'
 import { createVersionedCache } from '../../../../core/versioned-cache.js'
 import { createIndexedSearch, type IndexedSearchOptions } from './indexed-search.js'
@@ -331,8 +332,10 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
     }
     // What JSON.stringify of the body gives (same keys in the same order), from the items' texts made with the page.
     const { json } = assembled
-    const parts = [`{"schemaVersion":${MEMORY_SCHEMA_VERSION},"view":{"state":"AVAILABLE",${JSON.stringify(base).slice(1, -1)},`]
-    const list = (name: string, pieces: string[], last = false) => {
+    const parts: BodyPart[] = [
+      `{"schemaVersion":${MEMORY_SCHEMA_VERSION},"view":{"state":"AVAILABLE",${JSON.stringify(base).slice(1, -1)},`
+    ]
+    const list = (name: string, pieces: BodyPart[], last = false) => {
       parts.push(`"${name}":[`)
       for (const piece of pieces) parts.push(piece)
       parts.push(last ? ']' : '],')

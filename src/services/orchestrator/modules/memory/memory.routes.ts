@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify'
-import { createBodyPool } from '../../../../core/http/body-pool.js'
+import { createBodyPool, joinParts } from '../../../../core/http/body-pool.js'
 import type { App } from '../../../../core/http/server.js'
 import { orchestratorErrors } from '../../errors.js'
 import { ACCESS, callerOf } from '../../gates/route-access.js'
@@ -47,7 +47,7 @@ export function memoryRoutes({ reads, projectId }: MemoryRouteDeps) {
           const body = reads.bodyOf(view)
           reply.type('application/json; charset=utf-8')
           if (Buffer.isBuffer(body)) return reply.send(body)
-          return reply.send(bodies.fill(body, reply.raw) ?? body.join(''))
+          return reply.send(bodies.fill(body, reply.raw) ?? joinParts(body))
         }
         const outcome = await reads.legacySearch(scope, request.query.q)
         if (outcome.kind === 'ok') return outcome.items

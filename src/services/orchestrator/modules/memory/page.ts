@@ -12,6 +12,7 @@ import {
 } from './contract.js'
 import type { MemoryEntry } from '../../state/domain.js'
 import type { MemorySearchPage } from '../../state/memory.repository.js'
+import type { BodyPart } from '../../../../core/http/body-pool.js'
 
 const TITLE_PREVIEW = 120
 const SUMMARY_PREVIEW = 240
@@ -73,12 +74,16 @@ export interface RenderedEntry {
   revision: number
   /** The row's update time (PostgreSQL reuses a rendering only for the same revision and update time). */
   updatedAt: string
-  entryJson: string
+  /**
+   * The entry's JSON as UTF-8 (its length is the record's bytes). The texts a page is written from are kept encoded:
+   * as strings, encoding ~35 KB into the response's buffer per page was ~14 % of a search; copying bytes is a memcpy.
+   */
+  entryBytes: Buffer
   recordBytes: number
   contentLines: number
-  /** The candidate's JSON up to its relevance value, and from the comma after it to the end. */
-  candidateHead: string
-  candidateTail: string
+  /** The candidate's JSON up to its relevance value, and from the comma after it to the end, as UTF-8. */
+  candidateHead: Buffer
+  candidateTail: Buffer
   candidateDigest: string
   contentDigest: string
   /**
@@ -147,17 +152,23 @@ export function renderEntry(row: MemoryEntry): RenderedEntry {
   const contentLines = lineCount(row.content)
   const recordBytes = Buffer.byteLength(entryJson)
   const candidateDigest = candidateDigestOf(row)
-  // Joined rather than concatenated: `+` makes a rope of two or three heap objects, `join` one flat string.
-  const candidateHead = [candidateBaseJson(row, contentLines, recordBytes).slice(0, -1), ',"relevance":'].join('')
+  const candidateHead = `${candidateBaseJson(row, contentLines, recordBytes).slice(0, -1)},"relevance":`
+  const candidateTail = `,"candidateDigest":${JSON.stringify(candidateDigest)}}`
+  // The three texts in one allocation (a slice of Node's shared pool when small), viewed as three buffers.
+  const headBytes = Buffer.byteLength(candidateHead)
+  const bytes = Buffer.allocUnsafe(recordBytes + headBytes + Buffer.byteLength(candidateTail))
+  bytes.write(entryJson, 0)
+  bytes.write(candidateHead, recordBytes)
+  bytes.write(candidateTail, recordBytes + headBytes)
   return {
     id: row.id,
     revision: row.revision,
     updatedAt: row.updated_at,
-    entryJson,
+    entryBytes: bytes.subarray(0, recordBytes),
     recordBytes,
     contentLines,
-    candidateHead,
-    candidateTail: [',"candidateDigest":', JSON.stringify(candidateDigest), '}'].join(''),
+    candidateHead: bytes.subarray(recordBytes, recordBytes + headBytes),
+    candidateTail: bytes.subarray(recordBytes + headBytes),
     candidateDigest,
     contentDigest: sha256Digest(row.content),
     detailRefKey: null,
@@ -172,7 +183,7 @@ export interface AssembledPage {
    * are the texts kept with each entry's rendering, so a page's body is written from them without serialising
    * ~40 KB again or joining (and so copying) the pieces into new strings first.
    */
-  json: { candidates: string[]; entries: string[]; deferred: string[] }
+  json: { candidates: BodyPart[]; entries: BodyPart[]; deferred: BodyPart[] }
   /** How many hits the page used (as entries or deferred); the next page starts after them. */
   consumed: number
   /** The page stopped at a limit; when false it used every hit it was given and more might have joined it. */
@@ -211,7 +222,7 @@ export function assemblePage(
       entries++
       page.json.entries.push(
         page.json.entries.length === 0 ? '{"entry":' : ',{"entry":',
-        rendered.entryJson,
+        rendered.entryBytes,
         `,"relevance":${relevanceJson},"contentDigest":"${rendered.contentDigest}","reasons":${reasonsJson}}`
       )
     } else {

@@ -9,6 +9,8 @@
  * references to follow in them.
  */
 import type { IndexedEntry, MemorySearchFilter } from '../../state/memory.repository.js'
+import { Matches, MAX_POSTING_ID, Postings } from './postings.js'
+import { topCandidates } from './top-candidates.js'
 
 export interface RankedId {
   id: number
@@ -37,46 +39,6 @@ function tokens(text: string): string[] {
   // eslint-disable-next-line no-control-regex
   const folded = /^[\x00-\x7f]*$/.test(text) ? text.toLowerCase() : text.toLowerCase().normalize('NFD').replace(MARKS, '')
   return folded.match(WORD) ?? []
-}
-
-/**
- * The entries containing one term, in no order: triples, one per entry, of slot, weighted term frequency f(q, D)
- * (occurrences per column times the column's weight) and the entry's length in tokens — side by side, so scoring a
- * posting reads memory in order (an entry's changes take it out of its postings, so the length stays current). In a
- * typed array: as arrays of numbers, the 5 million values of 50,000 entries were slots every full collection walked
- * (a forced one took 101–148 ms with the index so; 27–44 ms with typed arrays and the term runs below, 9–20 ms empty).
- */
-class Postings {
-  // Most terms are in a few entries (ids, names): up to 64 bytes, V8 keeps a typed array's numbers inside the heap
-  // object, with no separate buffer for a collection to track.
-  data = new Int32Array(15)
-  length = 0
-
-  push(slot: number, f: number, tokenCount: number) {
-    if (this.length + 3 > this.data.length) {
-      const grown = new Int32Array(this.data.length * 2 + 3)
-      grown.set(this.data)
-      this.data = grown
-    }
-    this.data[this.length] = slot
-    this.data[this.length + 1] = f
-    this.data[this.length + 2] = tokenCount
-    this.length += 3
-  }
-
-  /** Takes a slot's triple out, moving the last one into its place. */
-  remove(slot: number) {
-    const data = this.data
-    let at = this.length - 3
-    while (at >= 0 && data[at] !== slot) at -= 3
-    // An entry is in every list its term run names: anything else is a broken index, not a loop without end.
-    if (at < 0) throw new Error(`memory term index: entry slot ${slot} is missing from a term's postings`)
-    const last = this.length - 3
-    data[at] = data[last]!
-    data[at + 1] = data[last + 1]!
-    data[at + 2] = data[last + 2]!
-    this.length = last
-  }
 }
 
 /**
@@ -132,83 +94,10 @@ class TermRuns {
   }
 }
 
-/** The heap of `topSlots`: score, id and slot of each kept candidate side by side (reused by every query). */
-let heapScores = new Float64Array(64)
-let heapIds = new Float64Array(64)
-let heapSlots = new Int32Array(64)
-
 /**
- * Keeps the best `limit` of (score desc, id desc) as slots, best first: a bounded heap with the worst kept candidate on
- * top, its scores and ids copied beside it. Comparing through `sums` read two random places of an array of 100,000
- * numbers per comparison, and candidates taken in slot order (mostly id order) each beat every kept tie: the heap was
- * most of a ranking (~70 % of 36 µs for 600 matches). Taken from the last, a tie rarely displaces the worst kept.
- */
-function topSlots(candidates: Int32Array, count: number, sums: Float64Array, ids: number[], limit: number): number[] {
-  const size = Math.min(count, limit)
-  if (heapScores.length < size) {
-    heapScores = new Float64Array(size)
-    heapIds = new Float64Array(size)
-    heapSlots = new Int32Array(size)
-  }
-  const scores = heapScores
-  const keys = heapIds
-  const slots = heapSlots
-  const worse = (a: number, b: number) => scores[a]! < scores[b]! || (scores[a] === scores[b] && keys[a]! < keys[b]!)
-  let heapSize = size
-  const siftDown = (from: number) => {
-    let at = from
-    for (;;) {
-      const left = 2 * at + 1
-      if (left >= heapSize) return
-      const right = left + 1
-      const child = right < heapSize && worse(right, left) ? right : left
-      if (!worse(child, at)) return
-      const score = scores[at]!
-      const key = keys[at]!
-      const slot = slots[at]!
-      scores[at] = scores[child]!
-      keys[at] = keys[child]!
-      slots[at] = slots[child]!
-      scores[child] = score
-      keys[child] = key
-      slots[child] = slot
-      at = child
-    }
-  }
-  let next = count - 1
-  for (let kept = 0; kept < size; kept++, next--) {
-    const slot = candidates[next]!
-    scores[kept] = sums[2 * slot]!
-    keys[kept] = ids[slot]!
-    slots[kept] = slot
-  }
-  for (let at = (size >> 1) - 1; at >= 0; at--) siftDown(at)
-  for (; next >= 0; next--) {
-    const slot = candidates[next]!
-    const score = sums[2 * slot]!
-    if (score < scores[0]! || (score === scores[0] && ids[slot]! < keys[0]!)) continue
-    scores[0] = score
-    keys[0] = ids[slot]!
-    slots[0] = slot
-    siftDown(0)
-  }
-  // Best first: the worst kept leaves the heap first and goes last (cheaper than a sort with a comparator).
-  const best = new Array<number>(size)
-  while (heapSize > 0) {
-    best[heapSize - 1] = slots[0]!
-    heapSize--
-    scores[0] = scores[heapSize]!
-    keys[0] = keys[heapSize]!
-    slots[0] = slots[heapSize]!
-    siftDown(0)
-  }
-  return best
-}
-
-/**
- * Entries live in slots (parallel arrays, one slot per id): scoring a posting is array reads and
- * one Float64Array add, not map lookups — ~10× faster per match than Maps keyed by id. A changed
- * entry is taken out of its old terms' postings at once, so every posting is current.
+ * Entries live in slots (parallel arrays, one slot per id), and a query is scored by merging its terms' postings in
+ * id order (postings.ts): typed-array reads, not map lookups. A changed entry is taken out of its old terms' postings
+ * at once, so every posting is current.
  */
 export function createTermIndex() {
   const slotOf = new Map<number, number>()
@@ -224,15 +113,13 @@ export function createTermIndex() {
   const postingsByNumber: Postings[] = []
   /** The term numbers of each listed entry. */
   const termRuns = new TermRuns()
-  /** Per slot, while a query is ranked: its score so far and how many of the query's terms matched. */
-  let sums = new Float64Array(2 * 1024)
   /**
-   * The slots a query touched, and those of them that match: reused by every query. Pushing ~600 slots onto a
-   * fresh array allocated ~40 KB per query (measured with V8's sampling heap profiler), a third of a search's
-   * young-generation garbage.
+   * A query's matches while it is ranked, reused by every query: pushing ~600 matches onto fresh arrays allocated
+   * ~40 KB per query (measured with V8's sampling heap profiler), a third of a search's young-generation garbage.
    */
-  let touched = new Int32Array(1024)
-  let candidates = new Int32Array(1024)
+  const matches = new Matches()
+  /** An entry id postings cannot hold was written: the scope is ranked in SQL (see `holdsEveryEntry`). */
+  let idOutOfRange = false
   let liveTokens = 0
   let liveDocs = 0
   let postingCount = 0
@@ -248,7 +135,7 @@ export function createTermIndex() {
 
   function unlist(slot: number) {
     const terms = termRuns.get(slot)
-    for (const term of terms) postingsByNumber[term]!.remove(slot)
+    for (const term of terms) postingsByNumber[term]!.remove(ids[slot]!)
     postingCount -= terms.length
     termRuns.clear(slot)
     if (listed[slot]) {
@@ -260,6 +147,10 @@ export function createTermIndex() {
 
   /** Adds an entry, or replaces the one with its id (a deleted entry stays out of every search). */
   function put(entry: IndexedEntry): void {
+    if (entry.id > MAX_POSTING_ID || entry.id < -MAX_POSTING_ID) {
+      idOutOfRange = true
+      return
+    }
     let slot = slotOf.get(entry.id)
     if (slot !== undefined) {
       if (revisions[slot]! >= entry.revision) return
@@ -269,11 +160,6 @@ export function createTermIndex() {
       slotOf.set(entry.id, slot)
       ids.push(entry.id)
       listed.push(false)
-      if (2 * slot >= sums.length) {
-        const grown = new Float64Array(sums.length * 2)
-        grown.set(sums)
-        sums = grown
-      }
     }
     revisions[slot] = entry.revision
     types[slot] = interned(entry.type)
@@ -297,7 +183,7 @@ export function createTermIndex() {
         termNumbers.set(term, number)
         postingsByNumber.push(new Postings())
       }
-      postingsByNumber[number]!.push(slot, f, tokenCount)
+      postingsByNumber[number]!.push(entry.id, slot, f, tokenCount)
       terms.push(number)
     }
     termRuns.set(slot, terms)
@@ -331,37 +217,30 @@ export function createTermIndex() {
       else if (filter.mode === 'and') return []
     }
     const averageLength = liveTokens / liveDocs
-    // A query touches each listed slot at most once.
-    if (touched.length < ids.length) {
-      touched = new Int32Array(Math.max(ids.length, 2 * touched.length))
-      candidates = new Int32Array(touched.length)
+    matches.reserve(ids.length)
+    matches.clear()
+    for (const list of lists) {
+      list.sort()
+      const n = list.count
+      matches.add(list, Math.max(IDF_FLOOR, Math.log((liveDocs - n + 0.5) / (n + 0.5))), K1, B, averageLength)
     }
-    let touchedCount = 0
-    for (const { data: triples, length } of lists) {
-      const n = length / 3
-      const idf = Math.max(IDF_FLOOR, Math.log((liveDocs - n + 0.5) / (n + 0.5)))
-      for (let i = 0; i < length; i += 3) {
-        const at = 2 * triples[i]!
-        const f = triples[i + 1]!
-        if (sums[at + 1] === 0) touched[touchedCount++] = triples[i]!
-        sums[at + 1]!++
-        sums[at]! += (idf * (f * (K1 + 1))) / (f + K1 * (1 - B + (B * triples[i + 2]!) / averageLength))
-      }
-    }
+    // The matches that qualify, moved to the front (still in id order).
     const required = filter.mode === 'and' ? lists.length : 1
     const filtered = filter.types.length > 0 || filter.statuses.length > 0 || filter.sprintMin !== null
+    const { ids: matchIds, slots: matchSlots, scores: matchScores, matched } = matches
     let count = 0
-    for (let i = 0; i < touchedCount; i++) {
-      const slot = touched[i]!
-      if (sums[2 * slot + 1]! >= required && (!filtered || passes(slot, filter))) candidates[count++] = slot
+    for (let i = 0; i < matches.count; i++) {
+      if (matched[i]! < required || (filtered && !passes(matchSlots[i]!, filter))) continue
+      matchIds[count] = matchIds[i]!
+      matchSlots[count] = matchSlots[i]!
+      matchScores[count] = matchScores[i]!
+      count++
     }
-    const top = topSlots(candidates, count, sums, ids, limit)
-    const ranked = top.map((slot) => ({ id: ids[slot]!, relevance: sums[2 * slot]!, revision: revisions[slot]! }))
-    for (let i = 0; i < touchedCount; i++) {
-      const slot = touched[i]!
-      sums[2 * slot] = 0
-      sums[2 * slot + 1] = 0
-    }
+    const ranked = topCandidates(matchScores, matchIds, count, limit).map((at) => ({
+      id: matchIds[at]!,
+      relevance: matchScores[at]!,
+      revision: revisions[matchSlots[at]!]!
+    }))
     return ranked
   }
 
@@ -374,6 +253,8 @@ export function createTermIndex() {
       return slot === undefined ? undefined : revisions[slot]
     },
     size: () => ids.length,
+    /** False once an entry whose id postings cannot hold was written (such a scope is ranked in SQL). */
+    holdsEveryEntry: () => !idOutOfRange,
     /** Postings held (one per distinct word of each entry): what the index's memory grows with. */
     postings: () => postingCount
   }

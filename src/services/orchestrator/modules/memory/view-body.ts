@@ -1,3 +1,4 @@
+import { joinParts, type BodyPart } from '../../../../core/http/body-pool.js'
 import { MEMORY_SCHEMA_VERSION, type MemoryReadView } from './contract.js'
 
 /**
@@ -9,12 +10,12 @@ const BODY = Symbol('memory view body')
 class ViewBody {
   served = 0
   bytes: Buffer | null = null
-  constructor(public parts: readonly string[] | null) {}
+  constructor(public parts: readonly BodyPart[] | null) {}
 }
 type WithBody = { [BODY]?: ViewBody }
 
-/** Stores the texts whose concatenation is the JSON of `{schemaVersion, view}`. */
-export function attachBody(view: MemoryReadView, parts: readonly string[]): void {
+/** Stores the parts whose concatenation is the JSON of `{schemaVersion, view}`. */
+export function attachBody(view: MemoryReadView, parts: readonly BodyPart[]): void {
   Object.defineProperty(view, BODY, { value: new ViewBody(parts) })
 }
 
@@ -32,11 +33,11 @@ function bodyStateOf(view: MemoryReadView): ViewBody {
  * to write (a route writes them into a pooled buffer), and from its second time on (a kept page served again) bytes
  * kept with the view.
  */
-export function bodyOf(view: MemoryReadView): Buffer | readonly string[] {
+export function bodyOf(view: MemoryReadView): Buffer | readonly BodyPart[] {
   const body = bodyStateOf(view)
   if (body.bytes !== null) return body.bytes
   if (body.served++ === 0) return body.parts!
-  body.bytes = Buffer.from(body.parts!.join(''))
+  body.bytes = joinParts(body.parts!)
   body.parts = null
   return body.bytes
 }
@@ -44,5 +45,5 @@ export function bodyOf(view: MemoryReadView): Buffer | readonly string[] {
 /** The body as one string (for the lists as objects, and tests). */
 export function bodyText(view: MemoryReadView): string {
   const body = bodyStateOf(view)
-  return body.bytes !== null ? body.bytes.toString() : body.parts!.join('')
+  return (body.bytes ?? joinParts(body.parts!)).toString()
 }
