@@ -84,7 +84,7 @@ export function createIndexedSearch(repository: MemoryRepository, options: Index
   // The rest of a rendering (its object, digests) ~200 characters, and ~400 for the detail reference of one consumer
   // (made when the entry is first deferred, after it was kept).
   const charsOf = (rendered: RenderedEntry) =>
-    rendered.entryBytes.length + rendered.candidateHead.length + rendered.candidateTail.length + 600
+    rendered.entryBytes.length + rendered.candidateHead.length + rendered.candidateTail.length + rendered.contentDigestJson.length + 600
 
   function forgetRendered(state: ScopeState) {
     renderedChars -= state.renderedChars

@@ -24,11 +24,11 @@ import {
   type RenderedEntry
 } from './page.js'
 import { parseMemoryQuery, type MemoryQueryParams, type ParsedMemoryQuery, type QueryValue } from './query.js'
-import type { BodyPart } from '../../../../core/http/body-pool.js'
 import { createLru, type Lru } from '../../../../core/lru.js'
 import { createVersionedCache } from '../../../../core/versioned-cache.js'
 import { createIndexedSearch, type IndexedSearchOptions } from './indexed-search.js'
 import { attachBody, bodyOf, bodyText } from './view-body.js'
+import { pageParts } from './page-body.js'
 
 export interface MemoryReadDeps {
   repository: MemoryRepository
@@ -297,19 +297,33 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
     const last = page.hits[assembled.consumed - 1]!
     const nextCursor =
       assembled.consumed < page.hits.length
-        ? // Keys in sorted order (its canonical JSON then needs no sort).
-          sealer.seal(CURSOR_PREFIX, {
-            afterId: last.rendered.id,
-            afterOrdinal: offset + assembled.consumed,
-            afterRank: last.relevance,
-            anchorCandidateDigest: last.rendered.candidateDigest,
-            consumer: base.consumer,
-            limitsDigest: base.limitsDigest,
-            queryDigest: base.queryDigest,
-            schemaVersion: MEMORY_SCHEMA_VERSION,
-            scopeDigest: base.scopeDigest,
-            selectionRevisionDigest: base.selectionRevisionDigest
-          })
+        ? // Its canonical JSON written out (keys in order), joined into one flat string.
+          sealer.sealCanonical(
+            CURSOR_PREFIX,
+            [
+              '{"afterId":',
+              JSON.stringify(last.rendered.id),
+              ',"afterOrdinal":',
+              JSON.stringify(offset + assembled.consumed),
+              ',"afterRank":',
+              JSON.stringify(last.relevance),
+              ',"anchorCandidateDigest":',
+              JSON.stringify(last.rendered.candidateDigest),
+              ',"consumer":',
+              JSON.stringify(base.consumer),
+              ',"limitsDigest":',
+              JSON.stringify(base.limitsDigest),
+              ',"queryDigest":',
+              JSON.stringify(base.queryDigest),
+              ',"schemaVersion":',
+              JSON.stringify(MEMORY_SCHEMA_VERSION),
+              ',"scopeDigest":',
+              JSON.stringify(base.scopeDigest),
+              ',"selectionRevisionDigest":',
+              JSON.stringify(base.selectionRevisionDigest),
+              '}'
+            ].join('')
+          )
         : null
     // The lists as objects are read back from the page's JSON when a caller asks for them (the CLI, the projection,
     // the legacy array): the HTTP view is written from the texts alone, and objects made per hit for every page
@@ -331,19 +345,9 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
       nextCursor
     }
     // What JSON.stringify of the body gives (same keys in the same order), from the items' texts made with the page.
-    const { json } = assembled
-    const parts: BodyPart[] = [
-      `{"schemaVersion":${MEMORY_SCHEMA_VERSION},"view":{"state":"AVAILABLE",${JSON.stringify(base).slice(1, -1)},`
-    ]
-    const list = (name: string, pieces: BodyPart[], last = false) => {
-      parts.push(`"${name}":[`)
-      for (const piece of pieces) parts.push(piece)
-      parts.push(last ? ']' : '],')
-    }
-    list('candidates', json.candidates)
-    list('entries', json.entries)
-    list('deferred', json.deferred, true)
-    parts.push(`,"nextCursor":${JSON.stringify(nextCursor)}}}`)
+    // Head and foot joined (one flat string each, see page-body.ts).
+    const head = [`{"schemaVersion":${MEMORY_SCHEMA_VERSION},"view":{"state":"AVAILABLE",`, JSON.stringify(base).slice(1, -1), ','].join('')
+    const parts = pageParts(assembled, head, ['],"nextCursor":', JSON.stringify(nextCursor), '}}'].join(''))
     attachBody(available, parts)
     return available
   }

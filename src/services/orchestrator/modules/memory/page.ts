@@ -12,7 +12,6 @@ import {
 } from './contract.js'
 import type { MemoryEntry } from '../../state/domain.js'
 import type { MemorySearchPage } from '../../state/memory.repository.js'
-import type { BodyPart } from '../../../../core/http/body-pool.js'
 
 const TITLE_PREVIEW = 120
 const SUMMARY_PREVIEW = 240
@@ -84,6 +83,8 @@ export interface RenderedEntry {
   /** The candidate's JSON up to its relevance value, and from the comma after it to the end, as UTF-8. */
   candidateHead: Buffer
   candidateTail: Buffer
+  /** What an entry item holds between its relevance and its reasons: `,"contentDigest":"…","reasons":`. */
+  contentDigestJson: Buffer
   candidateDigest: string
   contentDigest: string
   /**
@@ -154,12 +155,16 @@ export function renderEntry(row: MemoryEntry): RenderedEntry {
   const candidateDigest = candidateDigestOf(row)
   const candidateHead = `${candidateBaseJson(row, contentLines, recordBytes).slice(0, -1)},"relevance":`
   const candidateTail = `,"candidateDigest":${JSON.stringify(candidateDigest)}}`
-  // The three texts in one allocation (a slice of Node's shared pool when small), viewed as three buffers.
-  const headBytes = Buffer.byteLength(candidateHead)
-  const bytes = Buffer.allocUnsafe(recordBytes + headBytes + Buffer.byteLength(candidateTail))
+  const contentDigest = sha256Digest(row.content)
+  const contentDigestJson = `,"contentDigest":${JSON.stringify(contentDigest)},"reasons":`
+  // The texts in one allocation (a slice of Node's shared pool when small), viewed as four buffers.
+  const headEnd = recordBytes + Buffer.byteLength(candidateHead)
+  const tailEnd = headEnd + Buffer.byteLength(candidateTail)
+  const bytes = Buffer.allocUnsafe(tailEnd + Buffer.byteLength(contentDigestJson))
   bytes.write(entryJson, 0)
   bytes.write(candidateHead, recordBytes)
-  bytes.write(candidateTail, recordBytes + headBytes)
+  bytes.write(candidateTail, headEnd)
+  bytes.write(contentDigestJson, tailEnd)
   return {
     id: row.id,
     revision: row.revision,
@@ -167,10 +172,11 @@ export function renderEntry(row: MemoryEntry): RenderedEntry {
     entryBytes: bytes.subarray(0, recordBytes),
     recordBytes,
     contentLines,
-    candidateHead: bytes.subarray(recordBytes, recordBytes + headBytes),
-    candidateTail: bytes.subarray(recordBytes + headBytes),
+    candidateHead: bytes.subarray(recordBytes, headEnd),
+    candidateTail: bytes.subarray(headEnd, tailEnd),
+    contentDigestJson: bytes.subarray(tailEnd),
     candidateDigest,
-    contentDigest: sha256Digest(row.content),
+    contentDigest,
     detailRefKey: null,
     detailRef: null,
     otherDetailRefs: null
@@ -178,16 +184,18 @@ export function renderEntry(row: MemoryEntry): RenderedEntry {
 }
 
 export interface AssembledPage {
-  /**
-   * The JSON of each of the three lists' items, comma-separated, as pieces to be written one after the other: most
-   * are the texts kept with each entry's rendering, so a page's body is written from them without serialising
-   * ~40 KB again or joining (and so copying) the pieces into new strings first.
-   */
-  json: { candidates: BodyPart[]; entries: BodyPart[]; deferred: BodyPart[] }
   /** How many hits the page used (as entries or deferred); the next page starts after them. */
   consumed: number
   /** The page stopped at a limit; when false it used every hit it was given and more might have joined it. */
   ended: boolean
+  entryCount: number
+  /** Per hit used, in rank order: its rendering, its relevance's JSON, and why it was deferred (null: an entry). */
+  rendered: RenderedEntry[]
+  relevanceJson: string[]
+  deferral: Array<DeferralReason | null>
+  /** The detail reference of each deferred hit (null for an entry). */
+  detailRefs: Array<string | null>
+  reasonsJson: string
 }
 
 /**
@@ -196,7 +204,7 @@ export interface AssembledPage {
  * (never cut) and its reason (ENTRY_LIMIT once the entries are full, else BYTE_LIMIT or
  * LINE_LIMIT), and later, smaller hits may still fit. The page ends after maxCandidates hits or
  * when not even a deferral fits any more. Every hit is thus on exactly one page, as an entry or as
- * a deferral.
+ * a deferral. The page's JSON is written from this by page-body.ts.
  */
 export function assemblePage(
   hits: readonly RankedHit[],
@@ -206,27 +214,31 @@ export function assemblePage(
 ): AssembledPage {
   let bytesLeft = limits.maxBytes - BYTE_RESERVE
   let linesLeft = limits.maxLines - LINE_RESERVE
-  let entries = 0
-  const page: AssembledPage = { json: { candidates: [], entries: [], deferred: [] }, consumed: 0, ended: false }
-  const reasonsJson = JSON.stringify(reasons)
-  for (const hit of hits.slice(0, limits.maxCandidates)) {
+  const page: AssembledPage = {
+    consumed: 0,
+    ended: false,
+    entryCount: 0,
+    rendered: [],
+    relevanceJson: [],
+    deferral: [],
+    detailRefs: [],
+    reasonsJson: JSON.stringify(reasons)
+  }
+  const usable = Math.min(hits.length, limits.maxCandidates)
+  for (let at = 0; at < usable; at++) {
+    const hit = hits[at]!
     const rendered = hit.rendered
-    const relevanceJson = JSON.stringify(hit.relevance)
     const bytes = rendered.recordBytes + ENTRY_BYTE_OVERHEAD
     const lines = rendered.contentLines + ENTRY_LINE_OVERHEAD
     const reasonCode: DeferralReason | null =
-      entries >= limits.maxEntries ? 'ENTRY_LIMIT' : bytes > bytesLeft ? 'BYTE_LIMIT' : lines > linesLeft ? 'LINE_LIMIT' : null
+      page.entryCount >= limits.maxEntries ? 'ENTRY_LIMIT' : bytes > bytesLeft ? 'BYTE_LIMIT' : lines > linesLeft ? 'LINE_LIMIT' : null
+    let detailRef: string | null = null
     if (reasonCode === null) {
       bytesLeft -= bytes
       linesLeft -= lines
-      entries++
-      page.json.entries.push(
-        page.json.entries.length === 0 ? '{"entry":' : ',{"entry":',
-        rendered.entryBytes,
-        `,"relevance":${relevanceJson},"contentDigest":"${rendered.contentDigest}","reasons":${reasonsJson}}`
-      )
+      page.entryCount++
     } else {
-      const detailRef = detailRefOf(rendered)
+      detailRef = detailRefOf(rendered)
       const deferredBytes = Buffer.byteLength(String(rendered.id)) + Buffer.byteLength(detailRef) + DEFERRED_BYTE_OVERHEAD
       if (deferredBytes > bytesLeft || linesLeft < 1) {
         page.ended = true
@@ -234,17 +246,11 @@ export function assemblePage(
       }
       bytesLeft -= deferredBytes
       linesLeft -= 1
-      page.json.deferred.push(
-        page.json.deferred.length === 0 ? '{"candidate":' : ',{"candidate":',
-        rendered.candidateHead,
-        relevanceJson,
-        rendered.candidateTail,
-        // A reference is its prefix and base64url: nothing in it needs escaping in JSON.
-        `,"reasons":${reasonsJson},"reasonCode":"${reasonCode}","detailRef":"${detailRef}"}`
-      )
     }
-    if (page.json.candidates.length > 0) page.json.candidates.push(',')
-    page.json.candidates.push(rendered.candidateHead, relevanceJson, rendered.candidateTail)
+    page.rendered.push(rendered)
+    page.relevanceJson.push(JSON.stringify(hit.relevance))
+    page.deferral.push(reasonCode)
+    page.detailRefs.push(detailRef)
     page.consumed++
   }
   if (page.consumed >= limits.maxCandidates) page.ended = true
