@@ -250,14 +250,20 @@ export function createIndexedSearch(repository: MemoryRepository, options: Index
       const index: TermIndex = state.index
       // What the index holds now: a catch-up for a newer version may index more while the rows are read.
       const snapshot = state.snapshot
-      const ranked = index.rank(filter, offset + size).slice(offset)
-      const hits: Array<RankedHit | undefined> = ranked.map((hit) => {
+      const top = index.rank(filter, offset + size)
+      const ranked = offset > 0 ? top.slice(offset) : top
+      const hits = new Array<RankedHit | undefined>(ranked.length)
+      const unread: number[] = []
+      for (let at = 0; at < ranked.length; at++) {
+        const hit = ranked[at]!
         const kept = state.rendered.get(hit.id)
-        return kept && kept.revision === hit.revision ? new RankedHit(hit.relevance, kept) : undefined
-      })
-      const unread = ranked.filter((_, at) => hits[at] === undefined).map((hit) => hit.id)
+        if (kept !== undefined && kept.revision === hit.revision) hits[at] = new RankedHit(hit.relevance, kept)
+        else unread.push(hit.id)
+      }
+      // Every hit kept (the usual case once a scope's entries were shown): no row to read.
+      if (unread.length === 0) return { snapshot, version: current, hits: hits as RankedHit[], ranking: 'index' }
       const generation = state.renderedGeneration
-      const rows = unread.length > 0 ? await repository.getMany(scope, unread) : []
+      const rows = await repository.getMany(scope, unread)
       const byId = new Map(rows.map((row) => [row.id, row]))
       // Quartet never deletes entries; one deleted or marked deleted by hand (no new revision) rebuilds the index.
       if (unread.some((id) => byId.get(id)?.deleted_at !== null)) {

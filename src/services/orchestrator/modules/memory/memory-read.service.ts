@@ -29,6 +29,7 @@ import { createVersionedCache } from '../../../../core/versioned-cache.js'
 import { createIndexedSearch, type IndexedSearchOptions } from './indexed-search.js'
 import { attachBody, bodyOf, bodyText } from './view-body.js'
 import { pageParts } from './page-body.js'
+import { createPageContexts, viewHead, type PageContext } from './page-context.js'
 
 export interface MemoryReadDeps {
   repository: MemoryRepository
@@ -125,7 +126,7 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
   // search. Only the query's digest is new per query. A detail reference's key (consumer and scope) is one string.
   const scopeDigests = createLru<string, string>(1024)
   const limitsDigests = createLru<string, string>(64)
-  const refKeys = createLru<string, string>(1024)
+  const pageContexts = createPageContexts()
   const remembered = (known: Lru<string, string>, key: string, make: () => string) => {
     let value = known.get(key)
     if (value === undefined) known.set(key, (value = make()))
@@ -177,7 +178,7 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
       expectedRevision = cursor.selectionRevisionDigest
     }
 
-    const digests = { scopeDigest, queryDigest, limitsDigest }
+    const context = pageContexts.contextOf(consumer, scope, limits, scopeDigest, limitsDigest)
     let read: CachedPage | null
     if (pages) {
       const pageKey = `${consumer}\n${scopeDigest}\n${queryDigest}\n${limitsDigest}\n${offset}`
@@ -190,9 +191,9 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
       }
       // Callers that miss the same page at the same version wait for one read (after a write, a busy scope would
       // otherwise rank it once per caller).
-      read = await pages.get(pageKey, version, () => readPage(scope, consumer, parsed, limits, digests, offset, version))
+      read = await pages.get(pageKey, version, () => readPage(context, parsed, queryDigest, offset, version))
     } else {
-      read = await readPage(scope, consumer, parsed, limits, digests, offset, null)
+      read = await readPage(context, parsed, queryDigest, offset, null)
     }
     if (read === null) return hold('QUERY_FAILED', consumer, scope)
     if (expectedRevision !== null && expectedRevision !== read.selectionRevisionDigest) return hold('CURSOR_STALE', consumer, scope)
@@ -201,15 +202,13 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
 
   /** One page ranked and assembled, with the version it was read at; null when the query failed (reported). */
   async function readPage(
-    scope: MemoryScope,
-    consumer: MemoryConsumer,
+    context: PageContext,
     parsed: ParsedMemoryQuery,
-    limits: MemoryReadLimits,
-    digests: { scopeDigest: string; queryDigest: string; limitsDigest: string },
+    queryDigest: string,
     offset: number,
     knownVersion: string | null
   ): Promise<CachedPage | null> {
-    const { scopeDigest } = digests
+    const { consumer, scope, limits, scopeDigest } = context
     const reasons = parsed.filter.terms.length > 0 ? ['QUERY_MATCH' as const] : ['PREFERRED_LATEST' as const]
     // Every hit read costs its whole row, and most pages end long before maxCandidates hits: read a
     // first share, and the whole window (again in one statement) only when the page used all of it.
@@ -225,15 +224,20 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
         return null
       }
       // A cursor continues only the ranking that made it: one made by SQL is stale once the term index ranks.
-      const selectionRevisionDigest = digestOf({ ...(page.ranking ? { ranking: page.ranking } : {}), scopeDigest, snapshot: page.snapshot })
-      const refKey = `${consumer}\n${scopeDigest}`
-      const sharedRefKey = remembered(refKeys, refKey, () => refKey)
-      const assembled = assemblePage(page.hits, limits, reasons, (rendered) => detailRefOf(rendered, consumer, scopeDigest, sharedRefKey))
+      const selectionRevisionDigest = pageContexts.selectionDigestOf(context, page.ranking, page.snapshot)
+      const assembled = assemblePage(page.hits, limits, reasons, (rendered) =>
+        detailRefOf(rendered, consumer, scopeDigest, context.detailRefKey)
+      )
       read = { page, selectionRevisionDigest, assembled }
       if (assembled.ended || page.hits.length < size) break
     }
     const { page, selectionRevisionDigest } = read!
-    const view = viewOf(read!, { consumer, scope, limits, selectionRevisionDigest, ...digests }, offset)
+    const view = viewOf(
+      read!,
+      context,
+      { consumer, scope, limits, selectionRevisionDigest, scopeDigest, queryDigest, limitsDigest: context.limitsDigest },
+      offset
+    )
     return { version: page.version, selectionRevisionDigest, view }
   }
 
@@ -286,6 +290,7 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
 
   function viewOf(
     { page, assembled }: { page: RankedPage; assembled: AssembledPage },
+    context: PageContext,
     base: Omit<AvailableView, 'state' | 'candidates' | 'entries' | 'deferred' | 'nextCursor'>,
     offset: number
   ): MemoryReadView {
@@ -345,9 +350,9 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
       nextCursor
     }
     // What JSON.stringify of the body gives (same keys in the same order), from the items' texts made with the page.
-    // Head and foot joined (one flat string each, see page-body.ts).
-    const head = [`{"schemaVersion":${MEMORY_SCHEMA_VERSION},"view":{"state":"AVAILABLE",`, JSON.stringify(base).slice(1, -1), ','].join('')
-    const parts = pageParts(assembled, head, ['],"nextCursor":', JSON.stringify(nextCursor), '}}'].join(''))
+    // Head and foot as one flat string each (see page-body.ts); a cursor is its prefix and base64url (no escaping).
+    const foot = nextCursor === null ? '],"nextCursor":null}}' : ['],"nextCursor":"', nextCursor, '"}}'].join('')
+    const parts = pageParts(assembled, viewHead(context, base.selectionRevisionDigest, base.queryDigest), foot)
     attachBody(available, parts)
     return available
   }

@@ -214,17 +214,18 @@ export function assemblePage(
 ): AssembledPage {
   let bytesLeft = limits.maxBytes - BYTE_RESERVE
   let linesLeft = limits.maxLines - LINE_RESERVE
+  const usable = Math.min(hits.length, limits.maxCandidates)
+  // Sized once (pushing grew each list two or three times per page); cut to what the page used at the end.
   const page: AssembledPage = {
     consumed: 0,
     ended: false,
     entryCount: 0,
-    rendered: [],
-    relevanceJson: [],
-    deferral: [],
-    detailRefs: [],
+    rendered: new Array<RenderedEntry>(usable),
+    relevanceJson: new Array<string>(usable),
+    deferral: new Array<DeferralReason | null>(usable),
+    detailRefs: new Array<string | null>(usable),
     reasonsJson: JSON.stringify(reasons)
   }
-  const usable = Math.min(hits.length, limits.maxCandidates)
   for (let at = 0; at < usable; at++) {
     const hit = hits[at]!
     const rendered = hit.rendered
@@ -247,13 +248,14 @@ export function assemblePage(
       bytesLeft -= deferredBytes
       linesLeft -= 1
     }
-    page.rendered.push(rendered)
-    page.relevanceJson.push(JSON.stringify(hit.relevance))
-    page.deferral.push(reasonCode)
-    page.detailRefs.push(detailRef)
-    page.consumed++
+    const used = page.consumed++
+    page.rendered[used] = rendered
+    page.relevanceJson[used] = JSON.stringify(hit.relevance)
+    page.deferral[used] = reasonCode
+    page.detailRefs[used] = detailRef
   }
   if (page.consumed >= limits.maxCandidates) page.ended = true
+  page.rendered.length = page.relevanceJson.length = page.deferral.length = page.detailRefs.length = page.consumed
   return page
 }
 
