@@ -1,6 +1,5 @@
 /**
- * The best `limit` of `count` candidates, (score desc, id desc), as their positions, best first: a bounded heap with
- * the worst kept candidate on top. The candidates are in id order, and taken from the last (the highest id) first a
+ * A bounded heap with the worst kept candidate on top. The candidates are in id order, and taken from the last (the highest id) first a
  * tie never displaces the worst kept. The heap lives in module arrays reused by every query, and is sifted by a plain
  * function rather than closures made per call (with them the heap cost twice as much: 29 → 13 µs for 600 candidates).
  */
@@ -37,7 +36,53 @@ function siftDown(from: number, size: number): void {
   }
 }
 
+/** Score buckets of the pre-selection, and the candidates it keeps (reused by every query). */
+const BUCKETS = 256
+const histogram = new Int32Array(BUCKETS)
+let keptScores = new Float64Array(256)
+let keptIds = new Int32Array(256)
+let keptPositions = new Int32Array(256)
+
+/**
+ * The best `limit` of `count` candidates, (score desc, id desc), as their positions, best first. With many more
+ * candidates than places, a histogram of their scores first finds the lowest score bucket the best `limit` reach, and
+ * only the candidates from that bucket up (equal scores share a bucket) go through the heap: most of a heap's work was
+ * candidates that displaced a kept one only to be displaced again (~85 of 600 for 41 places).
+ */
 export function topCandidates(candidateScores: Float64Array, candidateIds: Int32Array, count: number, limit: number): number[] {
+  if (count <= 4 * limit) return heapTop(candidateScores, candidateIds, count, limit)
+  let min = Infinity
+  let max = -Infinity
+  for (let i = 0; i < count; i++) {
+    const score = candidateScores[i]!
+    if (score < min) min = score
+    if (score > max) max = score
+  }
+  if (!(max > min) || !Number.isFinite(max - min)) return heapTop(candidateScores, candidateIds, count, limit)
+  const scale = (BUCKETS - 1) / (max - min)
+  histogram.fill(0)
+  for (let i = 0; i < count; i++) histogram[((candidateScores[i]! - min) * scale) | 0]!++
+  let lowest = BUCKETS - 1
+  for (let reached = histogram[lowest]!; reached < limit;) reached += histogram[--lowest]!
+  if (keptScores.length < count) {
+    keptScores = new Float64Array(count)
+    keptIds = new Int32Array(count)
+    keptPositions = new Int32Array(count)
+  }
+  let kept = 0
+  for (let i = 0; i < count; i++) {
+    if ((((candidateScores[i]! - min) * scale) | 0) < lowest) continue
+    keptScores[kept] = candidateScores[i]!
+    keptIds[kept] = candidateIds[i]!
+    keptPositions[kept] = i
+    kept++
+  }
+  const best = heapTop(keptScores, keptIds, kept, limit)
+  for (let i = 0; i < best.length; i++) best[i] = keptPositions[best[i]!]!
+  return best
+}
+
+function heapTop(candidateScores: Float64Array, candidateIds: Int32Array, count: number, limit: number): number[] {
   const size = Math.min(count, limit)
   if (scores.length < size) {
     scores = new Float64Array(size)
