@@ -29,7 +29,7 @@ import { createVersionedCache } from '../../../../core/versioned-cache.js'
 import { createIndexedSearch, type IndexedSearchOptions } from './indexed-search.js'
 import { attachBody, bodyOf, bodyText } from './view-body.js'
 import { pageParts } from './page-body.js'
-import { createPageContexts, viewHead, type PageContext } from './page-context.js'
+import { createPageContexts, cursorJson, viewHead, type PageContext } from './page-context.js'
 
 export interface MemoryReadDeps {
   repository: MemoryRepository
@@ -302,32 +302,19 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
     const last = page.hits[assembled.consumed - 1]!
     const nextCursor =
       assembled.consumed < page.hits.length
-        ? // Its canonical JSON written out (keys in order), joined into one flat string.
-          sealer.sealCanonical(
+        ? sealer.sealCanonical(
             CURSOR_PREFIX,
-            [
-              '{"afterId":',
-              JSON.stringify(last.rendered.id),
-              ',"afterOrdinal":',
-              JSON.stringify(offset + assembled.consumed),
-              ',"afterRank":',
-              JSON.stringify(last.relevance),
-              ',"anchorCandidateDigest":',
-              JSON.stringify(last.rendered.candidateDigest),
-              ',"consumer":',
-              JSON.stringify(base.consumer),
-              ',"limitsDigest":',
-              JSON.stringify(base.limitsDigest),
-              ',"queryDigest":',
-              JSON.stringify(base.queryDigest),
-              ',"schemaVersion":',
-              JSON.stringify(MEMORY_SCHEMA_VERSION),
-              ',"scopeDigest":',
-              JSON.stringify(base.scopeDigest),
-              ',"selectionRevisionDigest":',
-              JSON.stringify(base.selectionRevisionDigest),
-              '}'
-            ].join('')
+            cursorJson({
+              afterId: last.rendered.id,
+              afterOrdinal: offset + assembled.consumed,
+              afterRank: last.relevance,
+              anchorCandidateDigest: last.rendered.candidateDigest,
+              consumer: base.consumer,
+              limitsDigest: base.limitsDigest,
+              queryDigest: base.queryDigest,
+              scopeDigest: base.scopeDigest,
+              selectionRevisionDigest: base.selectionRevisionDigest
+            })
           )
         : null
     // The lists as objects are read back from the page's JSON when a caller asks for them (the CLI, the projection,

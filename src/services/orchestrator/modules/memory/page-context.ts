@@ -86,3 +86,42 @@ export function viewHead(context: PageContext, selectionRevisionDigest: string, 
     '",'
   ].join('')
 }
+
+export interface CursorFields {
+  afterId: number
+  afterOrdinal: number
+  afterRank: number
+  anchorCandidateDigest: string
+  consumer: MemoryConsumer
+  limitsDigest: string
+  queryDigest: string
+  scopeDigest: string
+  selectionRevisionDigest: string
+}
+
+/** The canonical JSON of a cursor's payload (keys in order, with the schema version), as one flat string. */
+export function cursorJson(cursor: CursorFields): string {
+  return [
+    '{"afterId":',
+    JSON.stringify(cursor.afterId),
+    ',"afterOrdinal":',
+    JSON.stringify(cursor.afterOrdinal),
+    ',"afterRank":',
+    JSON.stringify(cursor.afterRank),
+    ',"anchorCandidateDigest":',
+    JSON.stringify(cursor.anchorCandidateDigest),
+    ',"consumer":',
+    JSON.stringify(cursor.consumer),
+    ',"limitsDigest":',
+    JSON.stringify(cursor.limitsDigest),
+    ',"queryDigest":',
+    JSON.stringify(cursor.queryDigest),
+    ',"schemaVersion":',
+    JSON.stringify(MEMORY_SCHEMA_VERSION),
+    ',"scopeDigest":',
+    JSON.stringify(cursor.scopeDigest),
+    ',"selectionRevisionDigest":',
+    JSON.stringify(cursor.selectionRevisionDigest),
+    '}'
+  ].join('')
+}
