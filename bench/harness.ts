@@ -16,7 +16,7 @@ export const ROUNDS = 3
 export const ROUND_SECONDS = Math.max(2, Math.round(DURATION / 2))
 export const CLI = path.join(root, 'dist', 'cli', 'main.js')
 // A service alone runs with the V8 flags of the `quartet` shebang (docs/decisions.md, "Memory").
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8']
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8', '--no-allocation-site-pretenuring']
 // Every service in one process runs with the flags `npm start` gives it, read from package.json.
 export const USERS_RUN_NODE_FLAGS = npmStartNodeFlags()
 

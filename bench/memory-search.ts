@@ -63,6 +63,7 @@ const server = spawn(
   process.execPath,
   [
     '--max-semi-space-size=8',
+    '--no-allocation-site-pretenuring',
     ...extraFlags,
     ...entry,
     'serve',

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=8
+#!/usr/bin/env -S node --max-semi-space-size=8 --no-allocation-site-pretenuring
 // `quartet mcp` is started by coding agents that wait only briefly for it: it skips commander and the
 // service registry (seconds of imports), which every other command loads below.
 const [first, ...rest] = process.argv.slice(2)
