@@ -30,8 +30,9 @@ export interface IndexedSearchOptions {
   maxEntries?: number
   /**
    * Postings (one per distinct word of an entry) held over all scopes: the bound on memory, since an
-   * entry may hold 1 MB of text. ~45 bytes each with their share of the rest (measured: 50,000
-   * entries of ~32 distinct words, 1.6 million postings, ~70 MB of heap). Default 4,000,000.
+   * entry may hold 1 MB of text. ~50 bytes each with their share of the rest (measured: 50,000
+   * entries of ~32 distinct words, 1.6 million postings, ~70 MB of heap with 12-byte postings; the
+   * 16-byte ones that also hold the entry's id added ~7 MB). Default 4,000,000.
    */
   maxPostings?: number
   /** Rows read per statement while building or catching up. */
