@@ -65,7 +65,9 @@ function bruteForceRank(entries: IndexedEntry[], terms: string[], mode: 'or' | '
   const weights = [8, 4, 1, 4]
   const live = entries.filter((entry) => entry.deleted_at === null)
   const tokensOf = (entry: IndexedEntry) =>
-    [entry.title, entry.summary ?? '', entry.content, entry.tags].map((text) => text.toLowerCase().match(/[\p{L}\p{N}\p{Co}]+/gu) ?? [])
+    [entry.title, entry.summary ?? '', entry.content, entry.tags].map((text) => [
+      ...(text.toLowerCase().match(/[\p{L}\p{N}\p{Co}]+/gu) ?? [])
+    ])
   const lengths = new Map(live.map((entry) => [entry.id, tokensOf(entry).flat().length]))
   const averageLength = [...lengths.values()].reduce((a, b) => a + b, 0) / live.length
   const scores = new Map<number, { score: number; matched: number }>()
