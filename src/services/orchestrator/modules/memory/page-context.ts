@@ -99,29 +99,25 @@ export interface CursorFields {
   selectionRevisionDigest: string
 }
 
+/** A cursor payload's keys in canonical (sorted) order. */
+const CURSOR_KEYS = [
+  'afterId',
+  'afterOrdinal',
+  'afterRank',
+  'anchorCandidateDigest',
+  'consumer',
+  'limitsDigest',
+  'queryDigest',
+  'schemaVersion',
+  'scopeDigest',
+  'selectionRevisionDigest'
+] as const
+
 /** The canonical JSON of a cursor's payload (keys in order, with the schema version), as one flat string. */
 export function cursorJson(cursor: CursorFields): string {
-  return [
-    '{"afterId":',
-    JSON.stringify(cursor.afterId),
-    ',"afterOrdinal":',
-    JSON.stringify(cursor.afterOrdinal),
-    ',"afterRank":',
-    JSON.stringify(cursor.afterRank),
-    ',"anchorCandidateDigest":',
-    JSON.stringify(cursor.anchorCandidateDigest),
-    ',"consumer":',
-    JSON.stringify(cursor.consumer),
-    ',"limitsDigest":',
-    JSON.stringify(cursor.limitsDigest),
-    ',"queryDigest":',
-    JSON.stringify(cursor.queryDigest),
-    ',"schemaVersion":',
-    JSON.stringify(MEMORY_SCHEMA_VERSION),
-    ',"scopeDigest":',
-    JSON.stringify(cursor.scopeDigest),
-    ',"selectionRevisionDigest":',
-    JSON.stringify(cursor.selectionRevisionDigest),
-    '}'
-  ].join('')
+  const payload = { ...cursor, schemaVersion: MEMORY_SCHEMA_VERSION }
+  const parts: string[] = []
+  for (const key of CURSOR_KEYS) parts.push(parts.length === 0 ? '{"' : ',"', key, '":', JSON.stringify(payload[key]))
+  parts.push('}')
+  return parts.join('')
 }
