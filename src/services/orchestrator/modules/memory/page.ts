@@ -86,7 +86,6 @@ export interface RenderedEntry {
   /** What an entry item holds between its relevance and its reasons: `,"contentDigest":"…","reasons":`. */
   contentDigestJson: Buffer
   candidateDigest: string
-  contentDigest: string
   /**
    * Its sealed detail reference for the consumer and scope (`detailRefKey`) that first deferred it, and those of any
    * others: a reference names the entry, not the query (an HMAC per deferred hit was ~13 % of a page).
@@ -176,7 +175,6 @@ export function renderEntry(row: MemoryEntry): RenderedEntry {
     candidateTail: bytes.subarray(headEnd, tailEnd),
     contentDigestJson: bytes.subarray(tailEnd),
     candidateDigest,
-    contentDigest,
     detailRefKey: null,
     detailRef: null,
     otherDetailRefs: null
