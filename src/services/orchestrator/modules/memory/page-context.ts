@@ -16,7 +16,7 @@ export interface PageContext {
   limitsDigest: string
   /** `{"schemaVersion":1,"view":{"state":"AVAILABLE","consumer":…,"scope":…,"limits":…` */
   headStart: string
-  /** Consumer and scope: one string per context, so the renderings holding it hold no copy. */
+  /** Consumer and scope (`consumer\nscopeDigest`): a rendering keeps its detail reference under the first such key it saw. */
   detailRefKey: string
   selection: { ranking: string | undefined; snapshot: number; digest: string } | null
 }
