@@ -27,7 +27,7 @@ import { parseMemoryQuery, type MemoryQueryParams, type ParsedMemoryQuery, type 
 import { createLru, type Lru } from '../../../../core/lru.js'
 import { createVersionedCache } from '../../../../core/versioned-cache.js'
 import { createIndexedSearch, type IndexedSearchOptions } from './indexed-search.js'
-import { attachBody, bodyOf, bodyText } from './view-body.js'
+import { attachBody, bodyOf, bodyText, defineListGetters } from './view-body.js'
 import { pageParts } from './page-body.js'
 import { createPageContexts, cursorJson, viewHead, type PageContext } from './page-context.js'
 
@@ -317,25 +317,12 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
             })
           )
         : null
-    // The lists as objects are read back from the page's JSON when a caller asks for them (the CLI, the projection,
-    // the legacy array): the HTTP view is written from the texts alone, and objects made per hit for every page
-    // outlived the young generation under concurrent searches (promoted, then marked by full collections).
-    let lists: Pick<AvailableView, 'candidates' | 'entries' | 'deferred'> | undefined
-    const listsOf = () => (lists ??= (JSON.parse(bodyText(available)) as { view: AvailableView }).view)
-    const available: AvailableView = {
-      state: 'AVAILABLE',
-      ...base,
-      get candidates() {
-        return listsOf().candidates
-      },
-      get entries() {
-        return listsOf().entries
-      },
-      get deferred() {
-        return listsOf().deferred
-      },
-      nextCursor
-    }
+    // The lists are getters that read them back from the page's JSON (view-body.ts): the HTTP view is written from
+    // the texts alone, and objects made per hit for every page outlived the young generation under concurrent searches.
+    const fields = { state: 'AVAILABLE' as const, ...base }
+    defineListGetters(fields)
+    const available = fields as typeof fields & Pick<AvailableView, 'candidates' | 'entries' | 'deferred' | 'nextCursor'>
+    available.nextCursor = nextCursor
     // What JSON.stringify of the body gives (same keys in the same order), from the items' texts made with the page.
     // Head and foot as one flat string each (see page-body.ts); a cursor is its prefix and base64url (no escaping).
     const foot = nextCursor === null ? '],"nextCursor":null}}' : ['],"nextCursor":"', nextCursor, '"}}'].join('')
