@@ -238,7 +238,8 @@ export function assemblePage(
       page.entryCount++
     } else {
       detailRef = detailRefOf(rendered)
-      const deferredBytes = Buffer.byteLength(String(rendered.id)) + Buffer.byteLength(detailRef) + DEFERRED_BYTE_OVERHEAD
+      // An id's digits and a reference (its prefix and base64url) are ASCII: their lengths are their bytes.
+      const deferredBytes = String(rendered.id).length + detailRef.length + DEFERRED_BYTE_OVERHEAD
       if (deferredBytes > bytesLeft || linesLeft < 1) {
         page.ended = true
         break
