@@ -7,10 +7,11 @@ import { MEMORY_SCHEMA_VERSION, type AvailableView, type MemoryReadView } from '
  * WeakMap's values as reachable): under concurrent searches ~13 KB per page reached the old generation.
  */
 const BODY = Symbol('memory view body')
+type Lists = Pick<AvailableView, 'candidates' | 'entries' | 'deferred'>
 class ViewBody {
   served = 0
   bytes: Buffer | null = null
-  lists: Pick<AvailableView, 'candidates' | 'entries' | 'deferred'> | null = null
+  lists: Lists | null = null
   constructor(public parts: readonly BodyPart[] | null) {}
 }
 type WithBody = { [BODY]?: ViewBody }
@@ -49,7 +50,6 @@ export function bodyText(view: MemoryReadView): string {
   return (body.bytes ?? joinParts(body.parts!)).toString()
 }
 
-type Lists = Pick<AvailableView, 'candidates' | 'entries' | 'deferred'>
 function listsOf(view: MemoryReadView): Lists {
   const body = bodyStateOf(view)
   return (body.lists ??= (JSON.parse(bodyText(view)) as { view: AvailableView }).view)
