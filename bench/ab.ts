@@ -88,8 +88,14 @@ async function start(name: Name, cli: string): Promise<Contender> {
 async function round(contender: Contender, seconds: number): Promise<number> {
   const { scenario } = contender
   const before = cpuMs(contender.server.pid)
+  // A scenario that rotates its paths (e.g. a different query per request) is loaded the same way here.
+  const paths = scenario.rotatePaths
+  let next = 0
   const result = await autocannon({
     url: contender.url + scenario.path,
+    ...(paths
+      ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: paths[next++ % paths.length]! }) }] }
+      : {}),
     method: scenario.method,
     headers: scenario.headers ?? {},
     ...(scenario.body !== undefined ? { body: scenario.body } : {}),

@@ -5,7 +5,7 @@ import type { MemoryRepository, MemoryScopeKey } from '../../../../src/services/
 import { createIndexedSearch } from '../../../../src/services/orchestrator/modules/memory/indexed-search.js'
 import { createMemoryReadService } from '../../../../src/services/orchestrator/modules/memory/memory-read.service.js'
 import { createTokenSealer } from '../../../../src/services/orchestrator/modules/memory/opaque-token.js'
-import { renderEntry } from '../../../../src/services/orchestrator/modules/memory/page.js'
+import { entryJsonOf, renderEntry } from '../../../../src/services/orchestrator/modules/memory/page.js'
 import { repositoriesForTests, searchFilter } from './helpers.js'
 
 const testDb = repositoriesForTests()
@@ -64,7 +64,7 @@ test('a rewrite through the repository and a write by hand both show on the next
   const page = async () => (await indexed.search(scope, searchFilter(['lantern']), 0, 50, version))!
   const contentOf = async (id: number) => {
     const rendered = (await page()).hits.find((hit) => hit.rendered.id === id)?.rendered
-    return rendered && (JSON.parse(rendered.entryBytes.toString()) as { content: string }).content
+    return rendered && (JSON.parse(entryJsonOf(rendered).toString()) as { content: string }).content
   }
   const lantern = (content: string) => ({ type: 'memory', source: 'user', title: 'lantern target', content })
   const target = (await testDb.repos.memory.upsert(scope, 'notes/target.md', lantern('lantern original'))).id
@@ -93,7 +93,7 @@ test('renderings stay within their budget; a scope that would not fit keeps none
   const ids = async (search: ReturnType<typeof createIndexedSearch>, terms: string[]) =>
     (await search.search(scope, searchFilter(terms), 0, 40, version))!.hits.map((hit) => [
       hit.rendered.id,
-      hit.rendered.entryBytes.toString()
+      entryJsonOf(hit.rendered).toString()
     ])
 
   // ~1 KB per kept rendering: 40 entries need ~40,000 characters.

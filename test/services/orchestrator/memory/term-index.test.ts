@@ -2,11 +2,11 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { sql } from 'kysely'
 import type { MemoryScopeKey } from '../../../../src/services/orchestrator/state/memory.repository.js'
-import { rankedPageOf, renderEntry, type RankedHit, type RankedPage } from '../../../../src/services/orchestrator/modules/memory/page.js'
+import { entryJsonOf, rankedPageOf, renderEntry, type RankedHit, type RankedPage } from '../../../../src/services/orchestrator/modules/memory/page.js'
 import { createIndexedSearch, type IndexedSearch } from '../../../../src/services/orchestrator/modules/memory/indexed-search.js'
 import { repositoriesForTests, searchFilter } from './helpers.js'
 
-const entryOf = (hit: RankedHit) => JSON.parse(hit.rendered.entryBytes.toString()) as { title: string }
+const entryOf = (hit: RankedHit) => JSON.parse(entryJsonOf(hit.rendered).toString()) as { title: string }
 
 const testDb = repositoriesForTests()
 const postgres = Boolean(process.env.DATABASE_URL)

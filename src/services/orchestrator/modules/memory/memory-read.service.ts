@@ -18,6 +18,8 @@ import {
   assemblePage,
   candidateDigestOf,
   entryWire,
+  PREFERRED_LATEST_REASONS,
+  QUERY_MATCH_REASONS,
   rankedPageOf,
   type AssembledPage,
   type RankedPage,
@@ -209,7 +211,7 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
     knownVersion: string | null
   ): Promise<CachedPage | null> {
     const { consumer, scope, limits, scopeDigest } = context
-    const reasons = parsed.filter.terms.length > 0 ? ['QUERY_MATCH' as const] : ['PREFERRED_LATEST' as const]
+    const reasons = parsed.filter.terms.length > 0 ? QUERY_MATCH_REASONS : PREFERRED_LATEST_REASONS
     // Every hit read costs its whole row, and most pages end long before maxCandidates hits: read a
     // first share, and the whole window (again in one statement) only when the page used all of it.
     const window = limits.maxCandidates + 1

@@ -99,25 +99,33 @@ export interface CursorFields {
   selectionRevisionDigest: string
 }
 
-/** A cursor payload's keys in canonical (sorted) order. */
-const CURSOR_KEYS = [
-  'afterId',
-  'afterOrdinal',
-  'afterRank',
-  'anchorCandidateDigest',
-  'consumer',
-  'limitsDigest',
-  'queryDigest',
-  'schemaVersion',
-  'scopeDigest',
-  'selectionRevisionDigest'
-] as const
-
-/** The canonical JSON of a cursor's payload (keys in order, with the schema version), as one flat string. */
+/**
+ * The canonical JSON of a cursor's payload (keys in sorted order, with the schema version), as one flat string. Written
+ * field by field: copying the fields into a payload object and reading it back by a loop over the key names was ~3 %
+ * of a memory search.
+ */
 export function cursorJson(cursor: CursorFields): string {
-  const payload = { ...cursor, schemaVersion: MEMORY_SCHEMA_VERSION }
-  const parts: string[] = []
-  for (const key of CURSOR_KEYS) parts.push(parts.length === 0 ? '{"' : ',"', key, '":', JSON.stringify(payload[key]))
-  parts.push('}')
-  return parts.join('')
+  return [
+    '{"afterId":',
+    JSON.stringify(cursor.afterId),
+    ',"afterOrdinal":',
+    JSON.stringify(cursor.afterOrdinal),
+    ',"afterRank":',
+    JSON.stringify(cursor.afterRank),
+    ',"anchorCandidateDigest":',
+    JSON.stringify(cursor.anchorCandidateDigest),
+    ',"consumer":',
+    JSON.stringify(cursor.consumer),
+    ',"limitsDigest":',
+    JSON.stringify(cursor.limitsDigest),
+    ',"queryDigest":',
+    JSON.stringify(cursor.queryDigest),
+    ',"schemaVersion":',
+    JSON.stringify(MEMORY_SCHEMA_VERSION),
+    ',"scopeDigest":',
+    JSON.stringify(cursor.scopeDigest),
+    ',"selectionRevisionDigest":',
+    JSON.stringify(cursor.selectionRevisionDigest),
+    '}'
+  ].join('')
 }

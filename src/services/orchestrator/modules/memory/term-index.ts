@@ -17,6 +17,8 @@ export interface RankedId {
   relevance: number
   /** The revision the index holds for the entry (what a kept rendering of it must carry). */
   revision: number
+  /** The entry's place in the index (stable while the index lives): what kept renderings are found by. */
+  slot: number
 }
 
 // FTS5's bm25 defaults, and the weights the SQL ranking passes (title, summary, content, tags).
@@ -236,12 +238,12 @@ export function createTermIndex() {
       matchScores[count] = matchScores[i]!
       count++
     }
-    const ranked = topCandidates(matchScores, matchIds, count, limit).map((at) => ({
+    return topCandidates(matchScores, matchIds, count, limit).map((at) => ({
       id: matchIds[at]!,
       relevance: matchScores[at]!,
-      revision: revisions[matchSlots[at]!]!
+      revision: revisions[matchSlots[at]!]!,
+      slot: matchSlots[at]!
     }))
-    return ranked
   }
 
   return {
@@ -252,6 +254,8 @@ export function createTermIndex() {
       const slot = slotOf.get(id)
       return slot === undefined ? undefined : revisions[slot]
     },
+    /** The entry's slot (undefined: not indexed). */
+    slotOf: (id: number) => slotOf.get(id),
     size: () => ids.length,
     /** False once an entry whose id postings cannot hold was written (such a scope is ranked in SQL). */
     holdsEveryEntry: () => !idOutOfRange,
