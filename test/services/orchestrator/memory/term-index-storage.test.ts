@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { createTermIndex, type RankedId } from '../../../../src/services/orchestrator/modules/memory/term-index.js'
+import { createTermIndex, type RankedId, type TermIndex } from '../../../../src/services/orchestrator/modules/memory/term-index.js'
 import type { IndexedEntry } from '../../../../src/services/orchestrator/state/memory.repository.js'
 import { searchFilter } from './helpers.js'
 
@@ -13,8 +13,9 @@ function random(seed: number) {
   }
 }
 
-/** Ranked ids without their slots (two indexes of the same entries may place them apart). */
-const withoutSlots = (ranked: RankedId[]) => ranked.map(({ id, relevance, revision }) => ({ id, relevance, revision }))
+/** Ranked ids with the revisions the index holds, without their slots (two indexes of the same entries may place them apart). */
+const withoutSlots = (ranked: RankedId[], index: TermIndex) =>
+  ranked.map(({ id, relevance }) => ({ id, relevance, revision: index.revisionOf(id) }))
 
 const words = Array.from({ length: 400 }, (_, i) => `w${i}`)
 
@@ -58,7 +59,11 @@ test('an index that took every rewrite of its entries (postings moved, runs comp
     const terms = [words[q % 50]!, words[(q * 7) % words.length]!]
     for (const mode of ['or', 'and'] as const) {
       const filter = searchFilter(terms, { mode })
-      assert.deepEqual(withoutSlots(changed.rank(filter, 40)), withoutSlots(fresh.rank(filter, 40)), `${terms.join(' ')} (${mode})`)
+      assert.deepEqual(
+        withoutSlots(changed.rank(filter, 40), changed),
+        withoutSlots(fresh.rank(filter, 40), fresh),
+        `${terms.join(' ')} (${mode})`
+      )
     }
   }
 })
@@ -116,7 +121,7 @@ test('the merged postings rank exactly as bm25 computed entry by entry: same ids
           const limit = 1 + Math.floor(next() * 80)
           const expected = bruteForceRank([...latest.values()], terms, mode, types, limit)
           const ranked = index.rank(searchFilter(terms, { mode, types }), limit)
-          assert.deepEqual(withoutSlots(ranked), expected, `${terms.join(' ')} ${mode} ${types.join()} top ${limit}`)
+          assert.deepEqual(withoutSlots(ranked, index), expected, `${terms.join(' ')} ${mode} ${types.join()} top ${limit}`)
           for (const hit of ranked) assert.equal(hit.slot, index.slotOf(hit.id))
         }
       }

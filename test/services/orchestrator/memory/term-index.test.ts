@@ -2,7 +2,13 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { sql } from 'kysely'
 import type { MemoryScopeKey } from '../../../../src/services/orchestrator/state/memory.repository.js'
-import { entryJsonOf, rankedPageOf, renderEntry, type RankedHit, type RankedPage } from '../../../../src/services/orchestrator/modules/memory/page.js'
+import {
+  entryJsonOf,
+  rankedPageOf,
+  renderEntry,
+  type RankedHit,
+  type RankedPage
+} from '../../../../src/services/orchestrator/modules/memory/page.js'
 import { createIndexedSearch, type IndexedSearch } from '../../../../src/services/orchestrator/modules/memory/indexed-search.js'
 import { repositoriesForTests, searchFilter } from './helpers.js'
 

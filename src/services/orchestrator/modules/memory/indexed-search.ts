@@ -59,7 +59,9 @@ interface ScopeState {
   /**
    * Renderings of entries shown on pages, by the entry's slot in the index, oldest first, and their estimated size in
    * characters; the same renderings in an array by slot, where a search finds its hits' (a Map lookup per hit was ~5 %
-   * of a search). Slots are the index's: the renderings are dropped whenever the index is built anew.
+   * of a search). Slots are the index's: the renderings are dropped whenever the index is built anew. A kept rendering
+   * is always of the revision the index holds (kept only then, dropped when the index takes another), so a search uses
+   * it without reading it: that read was a cache miss per hit.
    */
   rendered: Map<number, RenderedEntry>
   renderedBySlot: Array<RenderedEntry | undefined>
@@ -101,12 +103,7 @@ export function createIndexedSearch(repository: MemoryRepository, options: Index
   }
 
   function keepRendered(state: ScopeState, slot: number, rendered: RenderedEntry) {
-    const kept = state.rendered.get(slot)
-    if (kept) {
-      renderedChars -= charsOf(kept)
-      state.renderedChars -= charsOf(kept)
-      state.rendered.delete(slot)
-    }
+    dropRendered(state, slot)
     state.rendered.set(slot, rendered)
     // Grown by pushing, so the array stays packed (an element far past its end makes it a dictionary).
     while (state.renderedBySlot.length <= slot) state.renderedBySlot.push(undefined)
@@ -114,6 +111,23 @@ export function createIndexedSearch(repository: MemoryRepository, options: Index
     renderedChars += charsOf(rendered)
     state.renderedChars += charsOf(rendered)
     if (renderedChars > maxRenderedChars) makeRenderedRoom()
+  }
+
+  function dropRendered(state: ScopeState, slot: number) {
+    const kept = state.rendered.get(slot)
+    if (kept === undefined) return
+    renderedChars -= charsOf(kept)
+    state.renderedChars -= charsOf(kept)
+    state.rendered.delete(slot)
+    state.renderedBySlot[slot] = undefined
+  }
+
+  /** Drops an entry's kept rendering unless it is of the revision the index now holds. */
+  function dropStaleRendering(state: ScopeState, index: TermIndex, id: number) {
+    const slot = index.slotOf(id)
+    if (slot === undefined) return
+    const kept = state.renderedBySlot[slot]
+    if (kept !== undefined && kept.revision !== index.revisionOf(id)) dropRendered(state, slot)
   }
 
   /**
@@ -145,6 +159,7 @@ export function createIndexedSearch(repository: MemoryRepository, options: Index
       onRows(rows.length)
       for (const row of rows) {
         index.put(row)
+        if (state.index === index) dropStaleRendering(state, index, row.id)
         if (row.revision > state.snapshot) state.snapshot = row.revision
       }
       if (!index.holdsEveryEntry() || index.size() > maxEntries || index.postings() > maxPostings) return false
@@ -271,7 +286,7 @@ export function createIndexedSearch(repository: MemoryRepository, options: Index
       for (let at = 0; at < ranked.length; at++) {
         const hit = ranked[at]!
         const kept = state.renderedBySlot[hit.slot]
-        if (kept !== undefined && kept.revision === hit.revision) hits[at] = new RankedHit(hit.relevance, kept)
+        if (kept !== undefined) hits[at] = new RankedHit(hit.relevance, kept)
         else unread.push(hit.id)
       }
       // Every hit kept (the usual case once a scope's entries were shown): no row to read.
@@ -299,8 +314,13 @@ export function createIndexedSearch(repository: MemoryRepository, options: Index
         if (state.index !== index || state.renderedGeneration !== generation) return
         // Only a scope whose every entry would fit keeps renderings: with room for a third of them, a uniform load
         // read ~25 % slower than keeping none (each kept rendering is old-generation garbage once evicted).
+        // A catch-up may have indexed a newer revision while the row was read.
         const slot = index.slotOf(rendered.id)
-        if (slot !== undefined && everyEntryFits(state.rendered.size > 0 ? state.renderedChars / state.rendered.size : charsOf(rendered)))
+        if (
+          slot !== undefined &&
+          rendered.revision === index.revisionOf(rendered.id) &&
+          everyEntryFits(state.rendered.size > 0 ? state.renderedChars / state.rendered.size : charsOf(rendered))
+        )
           keepRendered(state, slot, rendered)
       }
       // Once the scope is known to keep renderings, a row read is rendered and kept at once, also a hit the page ends

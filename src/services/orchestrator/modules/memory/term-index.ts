@@ -15,8 +15,6 @@ import { topCandidates } from './top-candidates.js'
 export interface RankedId {
   id: number
   relevance: number
-  /** The revision the index holds for the entry (what a kept rendering of it must carry). */
-  revision: number
   /** The entry's place in the index (stable while the index lives): what kept renderings are found by. */
   slot: number
 }
@@ -241,7 +239,6 @@ export function createTermIndex() {
     return topCandidates(matchScores, matchIds, count, limit).map((at) => ({
       id: matchIds[at]!,
       relevance: matchScores[at]!,
-      revision: revisions[matchSlots[at]!]!,
       slot: matchSlots[at]!
     }))
   }
