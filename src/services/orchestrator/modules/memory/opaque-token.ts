@@ -26,6 +26,11 @@ const HMAC_BLOCK = 64
 const SHA256_BYTES = 32
 /** Texts up to this many bytes are hashed from one reused buffer; longer ones (not made by Quartet) from their own. */
 const SCRATCH_BYTES = 16 * 1024
+const MAC_FIELD = '{"mac":"hmac-sha256:'
+const PAYLOAD_FIELD = '","payload":'
+const PAYLOAD_AT = MAC_FIELD.length + 2 * SHA256_BYTES + PAYLOAD_FIELD.length
+const HEX_DIGITS = Buffer.from('0123456789abcdef', 'latin1')
+const CLOSING_BRACE = 0x7d
 
 /**
  * HMAC-SHA256 (RFC 2104) of `prefix` followed by `text`, from two one-shot hashes over reused buffers. `createHmac`
@@ -53,10 +58,25 @@ export function createMac(key: Buffer): (prefix: string, text: string) => Buffer
 export function createTokenSealer(key: Buffer): TokenSealer {
   const macOfText = createMac(key)
   const macOf = (prefix: string, payload: unknown) => macOfText(prefix, canonicalJson(payload))
+  // A token's body is written into one reused buffer and encoded from there: building it as a string, then as a new
+  // buffer, then the MAC's hex and its JSON string, was half of sealing a cursor (one per memory page).
+  const body = Buffer.allocUnsafeSlow(SCRATCH_BYTES)
+  body.write(MAC_FIELD, 0, 'latin1')
   const sealCanonical = (prefix: string, payloadJson: string) => {
     // canonicalJson({mac, payload}), with the payload's canonical text made once ("mac" sorts before "payload").
-    const body = `{"mac":${JSON.stringify(`hmac-sha256:${macOfText(prefix, payloadJson).toString('hex')}`)},"payload":${payloadJson}}`
-    return `${prefix}${Buffer.from(body).toString('base64url')}`
+    const mac = macOfText(prefix, payloadJson)
+    const payloadBytes = Buffer.byteLength(payloadJson)
+    const size = PAYLOAD_AT + payloadBytes + 1
+    const target = size <= SCRATCH_BYTES ? body : Buffer.concat([body.subarray(0, MAC_FIELD.length)], size)
+    let at = MAC_FIELD.length
+    for (let i = 0; i < SHA256_BYTES; i++) {
+      target[at++] = HEX_DIGITS[mac[i]! >> 4]!
+      target[at++] = HEX_DIGITS[mac[i]! & 15]!
+    }
+    at += target.write(PAYLOAD_FIELD, at, 'latin1')
+    at += target.write(payloadJson, at)
+    target[at++] = CLOSING_BRACE
+    return prefix + target.toString('base64url', 0, at)
   }
   return {
     seal: (prefix, payload) => sealCanonical(prefix, canonicalJson(payload)),

@@ -42,6 +42,9 @@ const histogram = new Int32Array(BUCKETS)
 let keptScores = new Float64Array(256)
 let keptIds = new Int32Array(256)
 let keptPositions = new Int32Array(256)
+let sureScores = new Float64Array(64)
+let sureIds = new Int32Array(64)
+let surePositions = new Int32Array(64)
 
 /**
  * The best `limit` of `count` candidates, (score desc, id desc), as their positions, best first. With many more
@@ -63,22 +66,43 @@ export function topCandidates(candidateScores: Float64Array, candidateIds: Int32
   histogram.fill(0)
   for (let i = 0; i < count; i++) histogram[((candidateScores[i]! - min) * scale) | 0]!++
   let lowest = BUCKETS - 1
-  for (let reached = histogram[lowest]!; reached < limit;) reached += histogram[--lowest]!
+  let reached = histogram[lowest]!
+  while (reached < limit) reached += histogram[--lowest]!
+  // Candidates above the lowest bucket are among the best for sure (fewer than `limit`); of those in it, only the best
+  // of the places left go through a heap. Two-word queries share a few distinct scores, so that bucket holds mostly
+  // ties, which a heap takes without a displacement (~250 candidates for 41 places left a heap ~5 µs of work).
+  const sure = reached - histogram[lowest]!
   if (keptScores.length < count) {
     keptScores = new Float64Array(count)
     keptIds = new Int32Array(count)
     keptPositions = new Int32Array(count)
   }
+  if (sureScores.length < sure) {
+    sureScores = new Float64Array(limit)
+    sureIds = new Int32Array(limit)
+    surePositions = new Int32Array(limit)
+  }
   let kept = 0
+  let taken = 0
   for (let i = 0; i < count; i++) {
-    if ((((candidateScores[i]! - min) * scale) | 0) < lowest) continue
+    const bucket = ((candidateScores[i]! - min) * scale) | 0
+    if (bucket < lowest) continue
+    if (bucket > lowest) {
+      sureScores[taken] = candidateScores[i]!
+      sureIds[taken] = candidateIds[i]!
+      surePositions[taken] = i
+      taken++
+      continue
+    }
     keptScores[kept] = candidateScores[i]!
     keptIds[kept] = candidateIds[i]!
     keptPositions[kept] = i
     kept++
   }
-  const best = heapTop(keptScores, keptIds, kept, limit)
-  for (let i = 0; i < best.length; i++) best[i] = keptPositions[best[i]!]!
+  // Every sure candidate ranks above every one of the lowest bucket (buckets grow with the score).
+  const best = heapTop(sureScores, sureIds, taken, taken)
+  for (let i = 0; i < best.length; i++) best[i] = surePositions[best[i]!]!
+  for (const at of heapTop(keptScores, keptIds, kept, limit - taken)) best.push(keptPositions[at]!)
   return best
 }
 
