@@ -86,4 +86,19 @@ test('tokensEqual compares whole tokens of any length', () => {
   assert.equal(tokensEqual('abc', 'abd'), false)
   assert.equal(tokensEqual('abc', 'abcd'), false)
   assert.equal(tokensEqual('', 'abc'), false)
+  // Padding never makes two tokens equal: trailing zero bytes, prefixes, tokens past the padded size on either side.
+  assert.equal(tokensEqual('abc\0', 'abc'), false)
+  assert.equal(tokensEqual('abc', 'abc\0'), false)
+  const long = 'x'.repeat(511)
+  for (const expected of [long, `${long}y`, `${long}yz`, 'é'.repeat(256), 'é'.repeat(300), 'tok-✓']) {
+    assert.equal(tokensEqual(expected, expected), true, expected.length.toString())
+    assert.equal(tokensEqual(`${expected}`.slice(0, -1), expected), false)
+    assert.equal(tokensEqual(`${expected}z`, expected), false)
+    assert.equal(tokensEqual(`${expected.slice(0, -1)}q`, expected), false)
+    assert.equal(tokensEqual('', expected), false)
+  }
+  // The same presented token against another expected one (the kept padding follows the expected token).
+  assert.equal(tokensEqual('first', 'first'), true)
+  assert.equal(tokensEqual('first', 'second'), false)
+  assert.equal(tokensEqual('second', 'second'), true)
 })

@@ -26,11 +26,11 @@ import {
   type RenderedEntry
 } from './page.js'
 import { parseMemoryQuery, type MemoryQueryParams, type ParsedMemoryQuery, type QueryValue } from './query.js'
-import { createLru, type Lru } from '../../../../core/lru.js'
 import { createVersionedCache } from '../../../../core/versioned-cache.js'
 import { createIndexedSearch, type IndexedSearchOptions } from './indexed-search.js'
 import { attachBody, bodyOf, bodyText, defineListGetters } from './view-body.js'
 import { pageParts } from './page-body.js'
+import { createReadDigests } from './read-digests.js'
 import { createPageContexts, cursorJson, viewHead, type PageContext } from './page-context.js'
 
 export interface MemoryReadDeps {
@@ -124,33 +124,8 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
     return next
   }
 
-  // A scope's and the limits' digests repeat from request to request: canonical JSON and a hash each were ~3 % of a
-  // search. Only the query's digest is new per query. A detail reference's key (consumer and scope) is one string.
-  const scopeDigests = createLru<string, string>(1024)
-  const limitsDigests = createLru<string, string>(64)
+  const { scopeDigestOf, limitsDigestOf } = createReadDigests()
   const pageContexts = createPageContexts()
-  const remembered = (known: Lru<string, string>, key: string, make: () => string) => {
-    let value = known.get(key)
-    if (value === undefined) known.set(key, (value = make()))
-    return value
-  }
-  const scopeDigestOf = (scope: MemoryScope) =>
-    remembered(scopeDigests, `${scope.kind}\n${scope.projectId}\n${scope.tenantId}`, () =>
-      digestOf({
-        kind: scope.kind,
-        projectId: scope.projectId,
-        tenantId: scope.tenantId
-      })
-    )
-  const limitsDigestOf = (limits: MemoryReadLimits) =>
-    remembered(limitsDigests, `${limits.maxEntries}\n${limits.maxCandidates}\n${limits.maxBytes}\n${limits.maxLines}`, () =>
-      digestOf({
-        maxEntries: limits.maxEntries,
-        maxCandidates: limits.maxCandidates,
-        maxBytes: limits.maxBytes,
-        maxLines: limits.maxLines
-      })
-    )
 
   async function search(scope: MemoryScope, consumer: MemoryConsumer, params: MemoryQueryParams): Promise<MemoryReadView> {
     const parsed = parseMemoryQuery(params)
@@ -183,7 +158,8 @@ export function createMemoryReadService(deps: MemoryReadDeps) {
     const context = pageContexts.contextOf(consumer, scope, limits, scopeDigest, limitsDigest)
     let read: CachedPage | null
     if (pages) {
-      const pageKey = `${consumer}\n${scopeDigest}\n${queryDigest}\n${limitsDigest}\n${offset}`
+      // The context names consumer, scope and limits (its serial is never reused), so the key is short.
+      const pageKey = `${context.serial}\n${queryDigest}\n${offset}`
       let version: string
       try {
         version = await currentVersion(scopeKeyOf(scope))
