@@ -13,7 +13,7 @@ test('sealCanonical gives the token seal gives for the same canonical payload, a
   assert.equal(createTokenSealer(randomBytes(32)).open('p.', token), null)
 })
 
-test('a sealed token is the prefix and base64url of the canonical {mac, payload}, with an HMAC-SHA256 mac (any size, non-ASCII too)', () => {
+test('a sealed token is the prefix and base64url of the canonical {mac, payload}, its mac an HMAC-SHA256 (any size, non-ASCII too)', () => {
   const key = randomBytes(32)
   const sealer = createTokenSealer(key)
   for (const text of ['', 'plain', 'é ✓ \u2028 "quoted" \\', 'x'.repeat(20_000), 'ü'.repeat(9_000)]) {
