@@ -63,15 +63,18 @@ export function createAttachments(deps: Deps) {
     const tenant = attachment.caller.tenantId
     const verdict = deps.quota.add(tenant, Buffer.byteLength(data), deps.quotaLimit())
     if (verdict.state === 'kill') {
+      if (verdict.warnDue) warn(client, attachment, verdict.bytesUsed, 0)
       quotaKill(tenant, verdict.bytesUsed)
       return false
     }
     client.send({ t: 'output', data })
-    if (verdict.state === 'warn') {
-      client.send({ t: 'outbound_warn', bytesUsed: verdict.bytesUsed, bytesRemaining: verdict.bytesRemaining })
-      void deps.audit(attachment.caller, 'quota.warn', attachment.session.meta.id, { bytesUsed: verdict.bytesUsed })
-    }
+    if (verdict.state === 'warn') warn(client, attachment, verdict.bytesUsed, verdict.bytesRemaining)
     return true
+  }
+
+  function warn(client: TerminalClient, attachment: Attachment, bytesUsed: number, bytesRemaining: number): void {
+    client.send({ t: 'outbound_warn', bytesUsed, bytesRemaining })
+    void deps.audit(attachment.caller, 'quota.warn', attachment.session.meta.id, { bytesUsed })
   }
 
   function quotaKill(tenant: string, bytesUsed: number): void {

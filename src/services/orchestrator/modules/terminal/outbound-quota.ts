@@ -5,8 +5,9 @@
  */
 import type { TerminalRepository } from '../../state/terminal.repository.js'
 
+/** `warnDue` on a kill: these bytes crossed half the limit too, so the day's warning was never sent (send it first). */
 export type QuotaState =
-  { state: 'ok' } | { state: 'warn'; bytesUsed: number; bytesRemaining: number } | { state: 'kill'; bytesUsed: number }
+  { state: 'ok' } | { state: 'warn'; bytesUsed: number; bytesRemaining: number } | { state: 'kill'; bytesUsed: number; warnDue: boolean }
 
 interface Counter {
   day: string
@@ -74,11 +75,11 @@ export function createOutboundQuota(deps: {
       counter.bytes += bytes
       counter.unflushed += bytes
       timer ??= setTimeout(() => void flush(), 1000).unref()
-      if (counter.bytes >= limit) return { state: 'kill', bytesUsed: counter.bytes }
-      if (!counter.warned && counter.bytes >= limit / 2) {
-        counter.warned = true
-        return { state: 'warn', bytesUsed: counter.bytes, bytesRemaining: limit - counter.bytes }
-      }
+      // One chunk of output can cross both half the limit and the limit (a PTY read of 16 KB and more).
+      const warnDue = !counter.warned && counter.bytes >= limit / 2
+      if (warnDue) counter.warned = true
+      if (counter.bytes >= limit) return { state: 'kill', bytesUsed: counter.bytes, warnDue }
+      if (warnDue) return { state: 'warn', bytesUsed: counter.bytes, bytesRemaining: limit - counter.bytes }
       return { state: 'ok' }
     },
 
