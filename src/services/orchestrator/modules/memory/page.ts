@@ -199,7 +199,6 @@ export function entryJsonOf(rendered: RenderedEntry): Buffer {
 
 /** The reasons of a page's items and the texts around them in its JSON, made once per kind of read. */
 export interface PageReasons {
-  list: EntryReason[]
   /** What ends an entry item after its content digest: the reasons and `}` (`entryEndMore`: and the comma after it). */
   entryEnd: string
   entryEndMore: string
@@ -212,7 +211,6 @@ function pageReasons(list: EntryReason[]): PageReasons {
   const json = JSON.stringify(list)
   const middle = (reasonCode: DeferralReason) => `,"reasons":${json},"reasonCode":"${reasonCode}","detailRef":"`
   return {
-    list,
     entryEnd: `${json}}`,
     entryEndMore: `${json}},`,
     deferredMiddle: { ENTRY_LIMIT: middle('ENTRY_LIMIT'), BYTE_LIMIT: middle('BYTE_LIMIT'), LINE_LIMIT: middle('LINE_LIMIT') }
