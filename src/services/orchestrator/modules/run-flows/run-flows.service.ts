@@ -307,19 +307,19 @@ export function createRunFlowsService(deps: RunFlowsDeps) {
       flowId: string
     ): Promise<{ accepted: boolean; started: boolean; duplicate: boolean; attemptId: string | null; context: RunFlow }> {
       const flow = await load(caller, flowId)
-      const duplicate = (current: RunFlow) => ({
-        accepted: true,
-        started: true,
-        duplicate: true,
-        attemptId: current.attemptId,
-        context: current
-      })
       if (flow.attemptId !== null && flow.state !== 'CANCELLED') return duplicate(flow)
       if (flow.state !== 'APPROVED') throw conflict(flow, 'only an approved flow can be started')
-      await assertPlanUnchanged(flow)
-      const busy = await repos.jobs.active(projectId)
-      if (busy)
-        throw orchestratorError('ORCH_RUN_ACTIVE', `job ${busy.id} (sprint ${busy.sprintId}) is running: one run per project at a time`)
+      try {
+        await assertPlanUnchanged(flow)
+        const busy = await repos.jobs.active(projectId)
+        if (busy)
+          throw orchestratorError('ORCH_RUN_ACTIVE', `job ${busy.id} (sprint ${busy.sprintId}) is running: one run per project at a time`)
+      } catch (error) {
+        // A racing start of this flow may have begun its run since we read it: that is a duplicate, not a conflict.
+        const now = await reread(flow)
+        if (now.attemptId !== null && now.state !== 'CANCELLED') return duplicate(now)
+        throw error
+      }
       const attemptId = deps.newAttemptId()
       const starting = await flows.transition(flowId, {
         from: ['APPROVED'],
@@ -397,3 +397,7 @@ export function createRunFlowsService(deps: RunFlowsDeps) {
   }
 }
 export type RunFlowsService = ReturnType<typeof createRunFlowsService>
+
+function duplicate(flow: RunFlow) {
+  return { accepted: true, started: true, duplicate: true, attemptId: flow.attemptId, context: flow }
+}
