@@ -40,6 +40,9 @@ export interface HttpRow {
   p99: number
   non2xx: number
   errors: number
+  /** CPU of the server process and of the load generator in the median round, as shares of one core. */
+  serverCpu: number
+  loaderCpu: number
   target?: HttpScenario['target']
   met?: boolean
 }
@@ -64,13 +67,21 @@ export function rssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
   }
 }
 
+/**
+ * One autocannon round. Besides throughput and latency it measures what bounds the round: the CPU the load generator
+ * (this process) used and, given its pid, the server's — each as a share of one core over the round's wall time.
+ */
 export async function load(
   url: string,
   scenario: Pick<HttpScenario, 'method' | 'headers' | 'body' | 'connections' | 'rotatePaths'>,
-  duration = DURATION
+  duration = DURATION,
+  serverPid?: number
 ) {
   const paths = scenario.rotatePaths
   let next = 0
+  const startedAt = performance.now()
+  const loaderBefore = process.cpuUsage()
+  const serverBefore = serverPid === undefined ? NaN : cpuMs(serverPid)
   const result = await autocannon({
     url,
     ...(paths
@@ -82,7 +93,11 @@ export async function load(
     connections: scenario.connections ?? CONNECTIONS,
     duration
   })
+  const wallMs = performance.now() - startedAt
+  const loader = process.cpuUsage(loaderBefore)
   return {
+    loaderCpu: (loader.user + loader.system) / 1000 / wallMs,
+    serverCpu: serverPid === undefined ? NaN : (cpuMs(serverPid) - serverBefore) / wallMs,
     rps: result.requests.average,
     requests: result.requests.total,
     p50: result.latency.p50,
@@ -160,7 +175,7 @@ export function startBaseline(): Promise<Baseline> {
 
 /** One baseline round, taken right before the scenario round it is compared with. */
 export async function measureBaseline(base: Baseline) {
-  return load(base.url, { method: 'GET' }, ROUND_SECONDS)
+  return load(base.url, { method: 'GET' }, ROUND_SECONDS, base.pid)
 }
 
 export function median(values: number[]): number {
@@ -296,6 +311,11 @@ export function cpuMs(pid: number): number {
   } catch {
     return NaN
   }
+}
+
+/** A share of one core as a percentage (over 100 % when a process ran on both cores). */
+export function cpuText(share: number): string {
+  return Number.isFinite(share) ? `${Math.round(share * 100)} %` : 'n/a'
 }
 
 export function fmt(n: number, digits = 0): string {

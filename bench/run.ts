@@ -17,6 +17,7 @@ import {
   ROUND_SECONDS,
   ROUNDS,
   contextFor,
+  cpuText,
   fmt,
   load,
   measureBaseline,
@@ -37,13 +38,20 @@ import type { CustomResult, HttpScenario, ServiceBench } from './types.js'
 import { USERS_RUN, benchUsersRun, usersRunSection, type KeptRow } from './users-run.js'
 
 /** Interleaved baseline/scenario rounds (this shared VM drifts by tens of percent within seconds); medians. */
-async function measureHttp(label: string, scenario: HttpScenario, url: string, base: Baseline, baselines: number[]): Promise<HttpRow> {
+async function measureHttp(
+  label: string,
+  scenario: HttpScenario,
+  server: { url: string; pid: number | undefined },
+  base: Baseline,
+  baselines: number[]
+): Promise<HttpRow> {
+  const url = server.url
   process.stdout.write(`  ${label}: ${scenario.name} … `)
   await load(url, scenario, 2) // warm-up: JIT, caches, connections
   const rounds: { base: number; run: Awaited<ReturnType<typeof load>> }[] = []
   for (let round = 0; round < ROUNDS; round++) {
     const baseRound = await measureBaseline(base)
-    rounds.push({ base: baseRound.rps, run: await load(url, scenario, ROUND_SECONDS) })
+    rounds.push({ base: baseRound.rps, run: await load(url, scenario, ROUND_SECONDS, server.pid) })
   }
   const baselineRps = median(rounds.map((r) => r.base))
   baselines.push(...rounds.map((r) => r.base))
@@ -59,7 +67,8 @@ async function measureHttp(label: string, scenario: HttpScenario, url: string, b
     : undefined
   process.stdout.write(
     `${Math.round(m.rps)} req/s (${(ratio * 100).toFixed(1)} % of ${Math.round(baselineRps)}), ` +
-      `p99 ${m.p99} ms${m.non2xx ? `, ${m.non2xx} non-2xx!` : ''}\n`
+      `p99 ${m.p99} ms, CPU server ${cpuText(m.serverCpu)} / load generator ${cpuText(m.loaderCpu)}` +
+      `${m.non2xx ? `, ${m.non2xx} non-2xx!` : ''}\n`
   )
   return {
     service: label,
@@ -92,7 +101,11 @@ async function benchService(
   try {
     for (const scenario of await bench.setup(context)) {
       if (scenario.kind === 'http') {
-        http.push(await measureHttp(bench.service, scenario, scenario.url ?? `${baseUrl}${scenario.path}`, base, baselines))
+        // A replayed response (a ceiling) is served by one of the reference servers, not by the service.
+        const served = scenario.url
+          ? { url: scenario.url, pid: referenceServers.find((r) => scenario.url!.startsWith(r.url))?.pid }
+          : { url: `${baseUrl}${scenario.path}`, pid: server.pid }
+        http.push(await measureHttp(bench.service, scenario, served, base, baselines))
       } else {
         process.stdout.write(`  ${bench.service}: ${scenario.name} … `)
         // A failing measurement is reported as such; it does not cost the rest of the run.
@@ -152,17 +165,21 @@ async function httpSections(benches: ServiceBench[]): Promise<string[]> {
     `interleaves ${ROUNDS} rounds of ${ROUND_SECONDS} s: raw \`node:http\` JSON hello-world baseline, ` +
       'then the scenario. **req/s**, p50 and',
     'p99 are the median scenario round, **Baseline req/s** the median of its adjacent baseline rounds, and **Ratio** their quotient.',
+    '**CPU server / load gen.** is what the server process and the load generator (autocannon in the bench process,',
+    'which decodes every response body into a string) used in that round, as shares of one core: near 100 % for the',
+    'server, the server bounds the row; near 100 % for the load generator, it does (large answers, and the baseline).',
     '',
     '## HTTP',
     '',
-    '| Service | Scenario | req/s | Baseline req/s | Ratio | p50 ms | p99 ms | non-2xx | Target | Met |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---|---|',
+    '| Service | Scenario | req/s | Baseline req/s | Ratio | p50 ms | p99 ms | non-2xx | CPU server / load gen. | Target | Met |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|',
     `| baseline | raw node:http JSON hello-world (first run) | ${fmt(base.rps)} | ${fmt(base.rps)} | 100 % | ` +
-      `${base.p50} | ${base.p99} | 0 | — | — |`,
+      `${base.p50} | ${base.p99} | 0 | ${cpuText(base.serverCpu)} / ${cpuText(base.loaderCpu)} | — | — |`,
     ...http.map(
       (r) =>
         `| ${r.service} | ${r.name} | ${fmt(r.rps)} | ${fmt(r.baselineRps)} | ${fmt(r.ratio * 100, 1)} % | ${r.p50} | ${r.p99} | ` +
-        `${r.non2xx + r.errors} | ${targetText(r.target)} | ${r.met === undefined ? '—' : r.met ? 'yes' : '**no**'} |`
+        `${r.non2xx + r.errors} | ${cpuText(r.serverCpu)} / ${cpuText(r.loaderCpu)} | ` +
+        `${targetText(r.target)} | ${r.met === undefined ? '—' : r.met ? 'yes' : '**no**'} |`
     ),
     '',
     ...usersRunSection(kept),

@@ -11,6 +11,7 @@ import path from 'node:path'
 import {
   contextFor,
   cpuMs,
+  cpuText,
   fmt,
   load,
   measureBaseline,
@@ -53,7 +54,7 @@ interface Side {
 
 async function measureSide(side: Side) {
   const before = cpuMs(side.pid)
-  const run = await load(side.url, side.scenario, ROUND_SECONDS)
+  const run = await load(side.url, side.scenario, ROUND_SECONDS, side.pid)
   const cpuUs = run.requests > 0 ? ((cpuMs(side.pid) - before) * 1000) / run.requests : NaN
   return { ...run, cpuUs }
 }
@@ -95,6 +96,8 @@ async function measurePair(service: string, alone: Side, users: Side, base: Base
     ratio: usersRatio,
     p50: middle.p50,
     p99: middle.p99,
+    serverCpu: middle.serverCpu,
+    loaderCpu: middle.loaderCpu,
     non2xx,
     errors,
     ...(target ? { target } : {}),
@@ -113,7 +116,8 @@ async function measurePair(service: string, alone: Side, users: Side, base: Base
   if (aloneFailures > 0) process.stdout.write(`${aloneFailures} failed requests on the service alone! `)
   process.stdout.write(
     `kept ${fmt(kept.kept * 100)} % (alone ${fmt(kept.aloneRatio * 100, 1)} %, ${USERS_RUN} ${fmt(usersRatio * 100, 1)} %; ` +
-      `CPU ${fmt(kept.aloneCpuUs)} vs ${fmt(kept.usersCpuUs)} µs/request), p99 ${middle.p99} ms\n`
+      `CPU ${fmt(kept.aloneCpuUs)} vs ${fmt(kept.usersCpuUs)} µs/request), p99 ${middle.p99} ms, ` +
+      `CPU server ${cpuText(middle.serverCpu)} / load generator ${cpuText(middle.loaderCpu)}\n`
   )
   return { row, kept }
 }
