@@ -23,6 +23,7 @@ import {
   type RunFlow,
   type RunFlowsRepository
 } from '../../state/run-flows.repository.js'
+import { conflict, duplicate } from './flow-answers.js'
 import { actualFootprint, plannedFootprint, type Footprint } from './footprint.js'
 import { actorOf, directiveOf } from './flow-intent.js'
 import { planDigestOf, previewOf } from './plan-digest.js'
@@ -53,12 +54,6 @@ export interface ListPage {
 export interface FlowListPage {
   flows: FlowSummary[]
   nextCursor: string | null
-}
-
-function conflict(flow: RunFlow, why: string) {
-  return orchestratorError('ORCH_FLOW_STATE_CONFLICT', `${why} (flow ${flow.flowId} is ${flow.state})`, {
-    details: [{ pointer: '/state', message: flow.state }]
-  })
 }
 
 export function createRunFlowsService(deps: RunFlowsDeps) {
@@ -397,7 +392,3 @@ export function createRunFlowsService(deps: RunFlowsDeps) {
   }
 }
 export type RunFlowsService = ReturnType<typeof createRunFlowsService>
-
-function duplicate(flow: RunFlow) {
-  return { accepted: true, started: true, duplicate: true, attemptId: flow.attemptId, context: flow }
-}
