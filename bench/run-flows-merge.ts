@@ -20,7 +20,7 @@ import { cliPrincipal } from '../src/services/orchestrator/principal.js'
 import { createOrchestrator } from '../src/services/orchestrator/compose.js'
 import type { OrchestratorDb } from '../src/services/orchestrator/state/db.js'
 import { createRunFlowsRepository } from '../src/services/orchestrator/state/run-flows.repository.js'
-import { CLI, load, median, reportRows, serverEnv, startBaseline, startServer, stop } from './harness.js'
+import { CLI, cpuText, load, median, reportRows, serverEnv, startBaseline, startServer, stop } from './harness.js'
 
 const TOKEN = 'bench-token-0123456789abcdef0123456789'
 const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-bench-project-')))
@@ -134,7 +134,9 @@ try {
   const rounds: { base: number; list: number; p99: number; failures: number }[] = []
   for (let round = 0; round < 3; round++) {
     const base = await load(baseline.url, { method: 'GET', connections: 10 }, SECONDS)
-    const list = await load(url, byToken, SECONDS)
+    const list = await load(url, byToken, SECONDS, server.pid)
+    const cpu = `server CPU ${cpuText(list.serverCpu)} / load generator ${cpuText(list.loaderCpu)}`
+    console.log(`round ${round + 1}: list ${Math.round(list.rps)} req/s, ${cpu}`)
     rounds.push({ base: base.rps, list: list.rps, p99: list.p99, failures: list.non2xx + list.errors })
   }
   const listRps = median(rounds.map((r) => r.list))

@@ -20,6 +20,7 @@ import { taskXverifyMigration } from './0018-task-xverify.js'
 import { runFlowsPageIndexMigration } from './0019-run-flows-page-index.js'
 import { runFlowRevisionsMigration } from './0020-run-flow-revisions.js'
 import { memoryScopeWritesMigration } from './0021-memory-scope-writes.js'
+import { runFlowsStateIndexMigration } from './0022-run-flows-state-index.js'
 
 export const orchestratorMigrations: MigrationSet = {
   orchestrator_0001_init: initMigration,
@@ -44,5 +45,6 @@ export const orchestratorMigrations: MigrationSet = {
   orchestrator_0018_task_xverify: { ...taskXverifyMigration, renamedFrom: ['orchestrator_0020_task_xverify'] },
   orchestrator_0019_run_flows_page_index: runFlowsPageIndexMigration,
   orchestrator_0020_run_flow_revisions: runFlowRevisionsMigration,
-  orchestrator_0021_memory_scope_writes: memoryScopeWritesMigration
+  orchestrator_0021_memory_scope_writes: memoryScopeWritesMigration,
+  orchestrator_0022_run_flows_state_index: runFlowsStateIndexMigration
 }

@@ -24,24 +24,27 @@ export interface FlowListRevision {
   running: number
 }
 
-/** One prepared statement over two indexes: the revision row and the running flows' count. */
-export function createFlowRevisionReader(base: OrchestratorDb): (projectId: number, tenantId: string) => Promise<FlowListRevision> {
+/** The revision row and the count of the tenant's running flows, each read from an index (migration 0022). */
+export function flowRevisionQuery(base: OrchestratorDb, projectId: number, tenantId: string) {
   const db = base.withTables<{
     orch_run_flow_revisions: RevisionsTable
     orch_run_flows: { project_id: number; tenant_id: string; state: string }
   }>()
-  const read = prepareQuery(db, 2, (projectId: number, tenantId: string) =>
-    db.selectNoFrom((eb) => [
-      eb.selectFrom('orch_run_flow_revisions').select('revision').where('project_id', '=', projectId).as('revision'),
-      eb
-        .selectFrom('orch_run_flows')
-        .select(sql<number>`count(*)`.as('n'))
-        .where('project_id', '=', projectId)
-        .where('state', 'in', ['STARTING', 'DETACHED_RUNNING'])
-        .where('tenant_id', '=', tenantId)
-        .as('running')
-    ])
-  )
+  return db.selectNoFrom((eb) => [
+    eb.selectFrom('orch_run_flow_revisions').select('revision').where('project_id', '=', projectId).as('revision'),
+    eb
+      .selectFrom('orch_run_flows')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('project_id', '=', projectId)
+      .where('state', 'in', ['STARTING', 'DETACHED_RUNNING'])
+      .where('tenant_id', '=', tenantId)
+      .as('running')
+  ])
+}
+
+/** One prepared statement for every read of the flow list's version. */
+export function createFlowRevisionReader(base: OrchestratorDb): (projectId: number, tenantId: string) => Promise<FlowListRevision> {
+  const read = prepareQuery(base, 2, (projectId: number, tenantId: string) => flowRevisionQuery(base, projectId, tenantId))
   return async (projectId, tenantId) => {
     const row = (await read(projectId, tenantId))[0]
     return { revision: String(row?.revision ?? 0), running: Number(row?.running ?? 0) }
