@@ -8,6 +8,11 @@ export function conflict(flow: RunFlow, why: string) {
   })
 }
 
+/** A start of this flow got in already (it has an attempt, and was not cancelled): another start is a duplicate. */
+export function startedAlready(flow: RunFlow): boolean {
+  return flow.attemptId !== null && flow.state !== 'CANCELLED'
+}
+
 /** A start of a flow whose run was already started (by this request's twin or an earlier one): accepted, nothing new. */
 export function duplicate(flow: RunFlow) {
   return { accepted: true, started: true, duplicate: true, attemptId: flow.attemptId, context: flow }

@@ -23,7 +23,7 @@ import {
   type RunFlow,
   type RunFlowsRepository
 } from '../../state/run-flows.repository.js'
-import { conflict, duplicate } from './flow-answers.js'
+import { conflict, duplicate, startedAlready } from './flow-answers.js'
 import { actualFootprint, plannedFootprint, type Footprint } from './footprint.js'
 import { actorOf, directiveOf } from './flow-intent.js'
 import { planDigestOf, previewOf } from './plan-digest.js'
@@ -302,7 +302,7 @@ export function createRunFlowsService(deps: RunFlowsDeps) {
       flowId: string
     ): Promise<{ accepted: boolean; started: boolean; duplicate: boolean; attemptId: string | null; context: RunFlow }> {
       const flow = await load(caller, flowId)
-      if (flow.attemptId !== null && flow.state !== 'CANCELLED') return duplicate(flow)
+      if (startedAlready(flow)) return duplicate(flow)
       if (flow.state !== 'APPROVED') throw conflict(flow, 'only an approved flow can be started')
       try {
         await assertPlanUnchanged(flow)
@@ -312,7 +312,7 @@ export function createRunFlowsService(deps: RunFlowsDeps) {
       } catch (error) {
         // A racing start of this flow may have begun its run since we read it: that is a duplicate, not a conflict.
         const now = await reread(flow)
-        if (now.attemptId !== null && now.state !== 'CANCELLED') return duplicate(now)
+        if (startedAlready(now)) return duplicate(now)
         throw error
       }
       const attemptId = deps.newAttemptId()
@@ -324,7 +324,7 @@ export function createRunFlowsService(deps: RunFlowsDeps) {
       })
       if (!starting) {
         const now = await reread(flow)
-        if (now.attemptId !== null && now.state !== 'CANCELLED') return duplicate(now)
+        if (startedAlready(now)) return duplicate(now)
         throw conflict(now, 'only an approved flow can be started')
       }
       let run
