@@ -95,9 +95,11 @@ export async function load(
   })
   const wallMs = performance.now() - startedAt
   const loader = process.cpuUsage(loaderBefore)
+  const serverCpuMs = serverPid === undefined ? NaN : cpuMs(serverPid) - serverBefore
   return {
     loaderCpu: (loader.user + loader.system) / 1000 / wallMs,
-    serverCpu: serverPid === undefined ? NaN : (cpuMs(serverPid) - serverBefore) / wallMs,
+    serverCpu: serverCpuMs / wallMs,
+    serverCpuMs,
     rps: result.requests.average,
     requests: result.requests.total,
     p50: result.latency.p50,

@@ -10,7 +10,6 @@ import os from 'node:os'
 import path from 'node:path'
 import {
   contextFor,
-  cpuMs,
   cpuText,
   fmt,
   load,
@@ -53,9 +52,8 @@ interface Side {
 }
 
 async function measureSide(side: Side) {
-  const before = cpuMs(side.pid)
   const run = await load(side.url, side.scenario, ROUND_SECONDS, side.pid)
-  const cpuUs = run.requests > 0 ? ((cpuMs(side.pid) - before) * 1000) / run.requests : NaN
+  const cpuUs = run.requests > 0 ? (run.serverCpuMs * 1000) / run.requests : NaN
   return { ...run, cpuUs }
 }
 
