@@ -6,7 +6,7 @@ import { after, test } from 'node:test'
 import { chromium, type Request } from 'playwright-core'
 import { dashboardDistDir } from '../../src/services/orchestrator/modules/dashboard/dashboard-page.js'
 import { startCli, type RunningCli } from '../helpers/cli.js'
-import { sandbox, tracked } from '../e2e/orchestrator.sandbox.js'
+import { eventually, sandbox, tracked } from '../e2e/orchestrator.sandbox.js'
 import { ARGS, CHROMIUM, ensureChromium, RESULTS, shownSeqs } from './dashboard-browser.js'
 
 /** GET / with the given Host header from this machine (a DNS-rebinding page reaches the server like this). */
@@ -79,10 +79,23 @@ test('the web dashboard over a real sprint: live states, log, approval, restart,
   tracked.add(((await start.json()) as { pid: number }).pid)
   await page.locator('tr[data-task="s1-1"][data-status="DONE"]').waitFor({ timeout: 90_000 })
   await page.locator('tr[data-task="s1-2"][data-status="EXECUTING"]').waitFor({ timeout: 90_000 })
-  // The counts are /api/status's own.
-  const status = (await (await fetch(`${base}/api/status`, { headers: auth })).json()) as { progress: Record<string, number> }
-  assert.equal(await page.locator('[data-count="done"] dd').innerText(), String(status.progress.done))
-  assert.equal(await page.locator('[data-count="total"] dd').innerText(), String(status.progress.total))
+  // The counts are /api/status's own. The page refetches the table and the counts separately after an
+  // event (coalesced over 300 ms), so the two may disagree for a moment: wait until the counts match.
+  const shownCounts = async () => {
+    const status = (await (await fetch(`${base}/api/status`, { headers: auth })).json()) as { progress: Record<string, number> }
+    const done = await page.locator('[data-count="done"] dd').innerText()
+    const total = await page.locator('[data-count="total"] dd').innerText()
+    return { expected: `${status.progress.done}/${status.progress.total}`, shown: `${done}/${total}` }
+  }
+  let counts = { expected: '', shown: '' }
+  await eventually(
+    async () => {
+      counts = await shownCounts()
+      return counts.shown === counts.expected
+    },
+    10_000,
+    () => `the done/total counts shown (${counts.shown}) to be /api/status's (${counts.expected})`
+  )
   await page.screenshot({ path: path.join(RESULTS, 'dashboard-sprint-1280.png'), fullPage: true })
 
   // A task's log (live SSE) and the files it changed.
