@@ -81,7 +81,8 @@ export async function load(
   let next = 0
   const startedAt = performance.now()
   const loaderBefore = process.cpuUsage()
-  const serverBefore = serverPid === undefined ? NaN : cpuMs(serverPid)
+  const serverTimes = () => (serverPid === undefined ? { user: NaN, system: NaN } : cpuTimes(serverPid))
+  const serverBefore = serverTimes()
   const result = await autocannon({
     url,
     ...(paths
@@ -95,11 +96,15 @@ export async function load(
   })
   const wallMs = performance.now() - startedAt
   const loader = process.cpuUsage(loaderBefore)
-  const serverCpuMs = serverPid === undefined ? NaN : cpuMs(serverPid) - serverBefore
+  const serverAfter = serverTimes()
+  const serverSystemMs = serverAfter.system - serverBefore.system
+  const serverCpuMs = serverAfter.user - serverBefore.user + serverSystemMs
   return {
     loaderCpu: (loader.user + loader.system) / 1000 / wallMs,
     serverCpu: serverCpuMs / wallMs,
     serverCpuMs,
+    /** Of it, the time in the kernel (system calls, the network stack). */
+    serverSystemMs,
     rps: result.requests.average,
     requests: result.requests.total,
     p50: result.latency.p50,
@@ -150,17 +155,23 @@ export interface Baseline {
  * JSON hello-world baseline, or a service's response replayed (the ceiling of the load generator
  * for responses of that size).
  */
-export async function startFixedBodyServer(body: Buffer): Promise<Baseline> {
+export async function startFixedBodyServer(
+  body: Buffer,
+  /** Status and headers to answer with instead of 200 and a JSON content type (a service's answer replayed as it was). */
+  head?: { status: number; headers: Record<string, string | string[]> }
+): Promise<Baseline> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-bench-body-'))
   const file = path.join(dir, 'body')
   fs.writeFileSync(file, body)
-  const respond = "res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }); res.end(body)"
+  const status = head?.status ?? 200
+  const headers = head?.headers ?? { 'content-type': 'application/json', 'content-length': String(body.length) }
   const code = `
     const http = require('node:http')
     const body = require('node:fs').readFileSync(process.argv[1])
-    http.createServer((req, res) => { ${respond} })
+    const headers = JSON.parse(process.argv[2])
+    http.createServer((req, res) => { res.writeHead(${status}, headers); res.end(body) })
       .listen(0, '127.0.0.1', function () { console.log('listening ' + this.address().port) })`
-  const child = spawn(process.execPath, ['-e', code, file], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['-e', code, file, JSON.stringify(headers)], { stdio: ['ignore', 'pipe', 'pipe'] })
   // The server has read the file once it listens.
   const out = await waitForLine(child, /listening \d+/).finally(() => fs.rmSync(dir, { recursive: true, force: true }))
   const port = /listening (\d+)/.exec(out)?.[1]
@@ -305,14 +316,20 @@ export function contextFor(
   }
 }
 
-/** User plus system CPU milliseconds a process has used so far (/proc/<pid>/stat fields 14–15, in clock ticks). */
-export function cpuMs(pid: number): number {
+/** User and system CPU milliseconds a process has used so far (/proc/<pid>/stat fields 14 and 15, in clock ticks); NaN once it is gone. */
+export function cpuTimes(pid: number): { user: number; system: number } {
   try {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-    return (Number(fields[14 - 3]) + Number(fields[15 - 3])) * 10
+    return { user: Number(fields[14 - 3]) * 10, system: Number(fields[15 - 3]) * 10 }
   } catch {
-    return NaN
+    return { user: NaN, system: NaN }
   }
+}
+
+/** User plus system CPU milliseconds a process has used so far. */
+export function cpuMs(pid: number): number {
+  const { user, system } = cpuTimes(pid)
+  return user + system
 }
 
 /** A share of one core as a percentage (over 100 % when a process ran on both cores). */

@@ -14,7 +14,7 @@ import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { contextFor, load, serverEnv, startBaseline, startServer, stop, waitForLine, type Baseline } from './harness.js'
+import { contextFor, load, serverEnv, startBaseline, startFixedBodyServer, startServer, stop, type Baseline } from './harness.js'
 import type { HttpScenario, ServiceBench } from './types.js'
 
 const { values } = parseArgs({
@@ -29,20 +29,10 @@ const { values } = parseArgs({
 const service = values.service
 const seconds = Number(values.seconds)
 
-/** User and system CPU milliseconds of a process so far (/proc/<pid>/stat fields 14 and 15, in clock ticks). */
-function cpuSplit(pid: number): { user: number; system: number } {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-  return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 }
-}
-
 async function measured(url: string, scenario: Pick<HttpScenario, 'method' | 'headers' | 'body'>, pid: number) {
-  const before = cpuSplit(pid)
   const round = await load(url, scenario, seconds, pid)
-  const after = cpuSplit(pid)
-  const user = after.user - before.user
-  const system = after.system - before.system
   if (round.non2xx > 0 || round.errors > 0) throw new Error(`${url}: ${round.non2xx} non-2xx, ${round.errors} errors`)
-  return { ...round, usPerRequest: ((user + system) * 1000) / round.requests, systemShare: system / (user + system) }
+  return { ...round, usPerRequest: (round.serverCpuMs * 1000) / round.requests, systemShare: round.serverSystemMs / round.serverCpuMs }
 }
 
 const text = (r: Awaited<ReturnType<typeof measured>>) =>
@@ -54,7 +44,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-replay-pair-'))
 const env = serverEnv({ LOG_LEVEL: 'warn', [`${service.toUpperCase()}_PORT`]: '0', ...(bench.env ?? {}) }, dataDir)
 const server = await startServer([service], env)
 const referenceServers: Baseline[] = []
-let replay: ReturnType<typeof spawn> | undefined
+let replay: Baseline | undefined
 let baseline: Baseline | undefined
 try {
   const url = server.urls[service]!
@@ -74,19 +64,12 @@ try {
   })
   const body = answer.body
   const headers = Object.fromEntries(
-    Object.entries(answer.headers).filter(([name]) => !['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name))
+    Object.entries(answer.headers).filter(
+      (entry): entry is [string, string | string[]] =>
+        entry[1] !== undefined && !['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(entry[0])
+    )
   )
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-replay-'))
-  fs.writeFileSync(path.join(dir, 'answer.json'), JSON.stringify({ status: answer.status, headers, body: body.toString('latin1') }))
-  const code = `
-    const answer = JSON.parse(require('node:fs').readFileSync(process.argv[1], 'utf8'))
-    const body = Buffer.from(answer.body, 'latin1')
-    require('node:http')
-      .createServer((req, res) => { res.writeHead(answer.status, answer.headers); res.end(body) })
-      .listen(0, '127.0.0.1', function () { console.log('listening ' + this.address().port) })`
-  replay = spawn(process.execPath, ['-e', code, path.join(dir, 'answer.json')], { stdio: ['ignore', 'pipe', 'pipe'] })
-  const port = /listening (\d+)/.exec(await waitForLine(replay, /listening \d+/))![1]
-  fs.rmSync(dir, { recursive: true, force: true })
+  replay = await startFixedBodyServer(body, { status: answer.status, headers })
   baseline = await startBaseline()
   // autocannon decodes every body into a string: several times slower per byte when the body is not all ASCII.
   const nonAscii = body.reduce((count, byte) => count + (byte > 0x7f ? 1 : 0), 0)
@@ -97,7 +80,7 @@ try {
   await load(url + scenario.path, scenario, 2) // warm-up
   for (let round = 1; round <= Number(values.rounds); round++) {
     const base = await measured(baseline.url, { method: 'GET' }, baseline.pid)
-    const copy = await measured(`http://127.0.0.1:${port}/`, { method: 'GET' }, replay.pid!)
+    const copy = await measured(replay.url, { method: 'GET' }, replay.pid)
     const real = await measured(url + scenario.path, scenario, server.pid)
     console.log(`round ${round}:`)
     console.log(`  baseline ${text(base)}`)
@@ -122,7 +105,7 @@ try {
     }
   }
 } finally {
-  replay?.kill()
+  if (replay) await stop(replay.child)
   if (baseline) await stop(baseline.child)
   for (const reference of referenceServers) await stop(reference.child)
   await stop(server.child)
