@@ -9,6 +9,7 @@ import { allowEmptyJsonBodies } from './json-body.js'
 import { redactUrl } from './redact-url.js'
 import { rawPathOf, trackRoutes } from './route-table.js'
 import { splitCoercionValidators } from './validation.js'
+import { coalesceResponseWrites } from './write-coalescing.js'
 
 export type { App }
 
@@ -76,10 +77,11 @@ const MAX_PARAM_LENGTH = 512
 /**
  * The Fastify instance every service starts from: request ids, body limit, strict validation of
  * JSON bodies (coercion only for text: query strings, path parameters, form bodies), empty JSON
- * bodies taken as no body, and one error shape for everything that can fail — route errors, router
- * errors, unknown routes and errors of the HTTP layer itself (431, 408, 400). Everything else is
- * an opt-in plugin of ./plugins that the service composes (security headers, CORS, health,
- * OpenAPI, request log, input sanity).
+ * bodies taken as no body, the responses of one event-loop turn written together
+ * (./write-coalescing.ts), and one error shape for everything that can fail — route errors,
+ * router errors, unknown routes and errors of the HTTP layer itself (431, 408, 400). Everything
+ * else is an opt-in plugin of ./plugins that the service composes (security headers, CORS,
+ * health, OpenAPI, request log, input sanity).
  */
 export function createServer(options: CreateServerOptions): App {
   const format = options.errorFormatter ?? defaultErrorFormatter
@@ -122,6 +124,7 @@ export function createServer(options: CreateServerOptions): App {
   }).withTypeProvider<TypeBoxTypeProvider>()
   capConnectionsPerClient(app.server, { maxPerClient: limits.maxConnectionsPerClient, format })
   allowEmptyJsonBodies(app)
+  coalesceResponseWrites(app)
 
   app.setErrorHandler(handleError)
   const routes = trackRoutes(app)
