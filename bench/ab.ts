@@ -8,13 +8,15 @@
  * code, not the load generator; alternating cancels the drift of a shared host and the cost of
  * going second. Ratios between separate `npm run bench` runs move with the host by ±15 %; this
  * tells a 3–5 % difference apart (docs/performance.md, "Comparing two builds").
+ * `--rate max` loads each round at saturation instead, as a row of `npm run bench` does (the
+ * scenario's connections, 50 by default), and reports req/s and p50 / p99 beside the CPU.
  */
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
-import { CLI, contextFor, cpuMs, median, serverEnv, startServer, stop, type Baseline, type RunningServer } from './harness.js'
+import { CLI, contextFor, cpuMs, load, median, serverEnv, startServer, stop, type Baseline, type RunningServer } from './harness.js'
 import type { HttpScenario, ServiceBench } from './types.js'
 
 const { values: options } = parseArgs({
@@ -38,14 +40,16 @@ const { values: options } = parseArgs({
 })
 if (!options.base) {
   console.error(
-    'usage: npm run bench:ab -- --base <checkout with a built dist/> [--service trips] [--route "POST"] [--rate 2500] [--rounds 24] ' +
+    'usage: npm run bench:ab -- --base <checkout with a built dist/> [--service trips] [--route "POST"] [--rate 2500|max] [--rounds 24] ' +
       '[--seconds 4] [--serve alone|all|<service,…>] [--log-level warn] (each also as --base-… / --this-…) ' +
       '[--base-flags="<node flags>"] [--this-flags="<node flags>"] [--cpu-prof <dir>]'
   )
   process.exit(2)
 }
 const service = options.service
+const saturate = options.rate === 'max'
 const rate = Number(options.rate)
+if (!saturate && !(rate > 0)) throw new Error(`--rate must be a positive number of requests per second, or max (got ${options.rate})`)
 const builds = { base: path.resolve(options.base, 'dist', 'cli', 'main.js'), this: CLI }
 // `--serve all` runs every service in the one process, as `npm start` does; with `--base .` the
 // per-contender settings compare configurations (flags, log level, alone vs all) of one build.
@@ -85,8 +89,24 @@ async function start(name: Name, cli: string): Promise<Contender> {
   return { name, referenceServers, server, url, scenario: scenarios[0] as HttpScenario }
 }
 
+/** Per contender, req/s and latency of the saturated rounds (`--rate max`). */
+const saturated: Record<Name, { rps: number[]; p50: number[]; p99: number[] }> = {
+  base: { rps: [], p50: [], p99: [] },
+  this: { rps: [], p50: [], p99: [] }
+}
+
 async function round(contender: Contender, seconds: number): Promise<number> {
   const { scenario } = contender
+  if (saturate) {
+    const result = await load(contender.url + scenario.path, scenario, seconds, contender.server.pid)
+    if (result.non2xx > 0 || result.errors > 0)
+      throw new Error(`${contender.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`)
+    const cells = saturated[contender.name as Name]
+    cells.rps.push(result.rps)
+    cells.p50.push(result.p50)
+    cells.p99.push(result.p99)
+    return (result.serverCpuMs * 1000) / result.requests
+  }
   const before = cpuMs(contender.server.pid)
   // A scenario that rotates its paths (e.g. a different query per request) is loaded the same way here.
   const paths = scenario.rotatePaths
@@ -110,7 +130,8 @@ async function round(contender: Contender, seconds: number): Promise<number> {
 
 const contenders = [await start('base', builds.base), await start('this', builds.this)]
 try {
-  console.log(`${contenders[0]!.scenario.name} at ${rate} req/s, ${options.rounds} × 2 rounds of ${options.seconds} s`)
+  const load = saturate ? 'saturation' : `${rate} req/s`
+  console.log(`${contenders[0]!.scenario.name} at ${load}, ${options.rounds} × 2 rounds of ${options.seconds} s`)
   for (const contender of contenders) await round(contender, 5) // warm-up (JIT, caches)
   const cells: Record<string, number[]> = { 'base first': [], 'base second': [], 'this first': [], 'this second': [] }
   const ratios: number[] = []
@@ -130,6 +151,17 @@ try {
       .map(([cell, values]) => `${cell}: median ${median(values).toFixed(1)} µs`)
       .join(' | ')
   )
+  if (saturate) {
+    for (const name of ['base', 'this'] as const) {
+      const cells = saturated[name]
+      // The first entry is the warm-up round.
+      const measured = { rps: cells.rps.slice(1), p50: cells.p50.slice(1), p99: cells.p99.slice(1) }
+      console.log(
+        `${name}: median ${Math.round(median(measured.rps))} req/s (rounds ${measured.rps.map(Math.round).join(', ')}), ` +
+          `p50 ${median(measured.p50)} ms, p99 ${median(measured.p99)} ms`
+      )
+    }
+  }
   console.log(`this / base, CPU per request: median of pairs ${median(ratios).toFixed(3)}, geometric mean ${geomean.toFixed(3)}`)
 } finally {
   for (const { server, referenceServers } of contenders) {
