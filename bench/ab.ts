@@ -130,8 +130,8 @@ async function round(contender: Contender, seconds: number): Promise<number> {
 
 const contenders = [await start('base', builds.base), await start('this', builds.this)]
 try {
-  const load = saturate ? 'saturation' : `${rate} req/s`
-  console.log(`${contenders[0]!.scenario.name} at ${load}, ${options.rounds} × 2 rounds of ${options.seconds} s`)
+  const pace = saturate ? 'saturation' : `${rate} req/s`
+  console.log(`${contenders[0]!.scenario.name} at ${pace}, ${options.rounds} × 2 rounds of ${options.seconds} s`)
   for (const contender of contenders) await round(contender, 5) // warm-up (JIT, caches)
   const cells: Record<string, number[]> = { 'base first': [], 'base second': [], 'this first': [], 'this second': [] }
   const ratios: number[] = []
