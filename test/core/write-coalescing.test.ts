@@ -64,9 +64,7 @@ test('coalesced writes keep each answer with its request: 400 requests over 50 c
   const agent = new http.Agent({ keepAlive: true, maxSockets: 50 })
   t.after(() => agent.destroy())
 
-  const answers = await Promise.all(
-    Array.from({ length: 400 }, (_, n) => get(port, n % 10 === 0 ? `/missing/${n}` : `/echo/${n}`, agent))
-  )
+  const answers = await Promise.all(Array.from({ length: 400 }, (_, n) => get(port, n % 10 === 0 ? `/missing/${n}` : `/echo/${n}`, agent)))
   answers.forEach((answer, n) => {
     if (n % 10 === 0) {
       assert.equal(answer.status, 404)
