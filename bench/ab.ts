@@ -15,8 +15,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import autocannon from 'autocannon'
-import { CLI, contextFor, cpuMs, load, median, serverEnv, startServer, stop, type Baseline, type RunningServer } from './harness.js'
+import { CLI, contextFor, load, median, serverEnv, startServer, stop, type Baseline, type RunningServer } from './harness.js'
 import type { HttpScenario, ServiceBench } from './types.js'
 
 const { values: options } = parseArgs({
@@ -89,43 +88,14 @@ async function start(name: Name, cli: string): Promise<Contender> {
   return { name, referenceServers, server, url, scenario: scenarios[0] as HttpScenario }
 }
 
-/** Per contender, req/s and latency of the saturated rounds (`--rate max`). */
-const saturated: Record<Name, { rps: number[]; p50: number[]; p99: number[] }> = {
-  base: { rps: [], p50: [], p99: [] },
-  this: { rps: [], p50: [], p99: [] }
-}
-
-async function round(contender: Contender, seconds: number): Promise<number> {
+/** One round: at saturation with the scenario's connections (`--rate max`), else at the fixed rate over 10 connections. */
+async function round(contender: Contender, seconds: number) {
   const { scenario } = contender
-  if (saturate) {
-    const result = await load(contender.url + scenario.path, scenario, seconds, contender.server.pid)
-    if (result.non2xx > 0 || result.errors > 0)
-      throw new Error(`${contender.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`)
-    const cells = saturated[contender.name as Name]
-    cells.rps.push(result.rps)
-    cells.p50.push(result.p50)
-    cells.p99.push(result.p99)
-    return (result.serverCpuMs * 1000) / result.requests
-  }
-  const before = cpuMs(contender.server.pid)
-  // A scenario that rotates its paths (e.g. a different query per request) is loaded the same way here.
-  const paths = scenario.rotatePaths
-  let next = 0
-  const result = await autocannon({
-    url: contender.url + scenario.path,
-    ...(paths
-      ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: paths[next++ % paths.length]! }) }] }
-      : {}),
-    method: scenario.method,
-    headers: scenario.headers ?? {},
-    ...(scenario.body !== undefined ? { body: scenario.body } : {}),
-    connections: 10,
-    overallRate: rate,
-    duration: seconds
-  })
+  const paced = saturate ? scenario : { ...scenario, connections: 10 }
+  const result = await load(contender.url + scenario.path, paced, seconds, contender.server.pid, saturate ? undefined : rate)
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${contender.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`)
-  return ((cpuMs(contender.server.pid) - before) * 1000) / result.requests.total
+  return { ...result, cpuPerRequest: (result.serverCpuMs * 1000) / result.requests }
 }
 
 const contenders = [await start('base', builds.base), await start('this', builds.this)]
@@ -135,12 +105,21 @@ try {
   for (const contender of contenders) await round(contender, 5) // warm-up (JIT, caches)
   const cells: Record<string, number[]> = { 'base first': [], 'base second': [], 'this first': [], 'this second': [] }
   const ratios: number[] = []
+  const saturated: Record<Name, { rps: number[]; p50: number[]; p99: number[] }> = {
+    base: { rps: [], p50: [], p99: [] },
+    this: { rps: [], p50: [], p99: [] }
+  }
   for (let i = 0; i < Number(options.rounds); i++) {
     const order = i % 2 === 0 ? contenders : [...contenders].reverse()
     const cpu: Record<string, number> = {}
     for (const [position, contender] of order.entries()) {
-      cpu[contender.name] = await round(contender, Number(options.seconds))
-      cells[`${contender.name} ${position === 0 ? 'first' : 'second'}`]!.push(cpu[contender.name]!)
+      const result = await round(contender, Number(options.seconds))
+      cpu[contender.name] = result.cpuPerRequest
+      cells[`${contender.name} ${position === 0 ? 'first' : 'second'}`]!.push(result.cpuPerRequest)
+      const measured = saturated[contender.name as Name]
+      measured.rps.push(result.rps)
+      measured.p50.push(result.p50)
+      measured.p99.push(result.p99)
     }
     ratios.push(cpu.this! / cpu.base!)
     console.log(`round ${i + 1}: base ${cpu.base!.toFixed(1)} µs/request, this ${cpu.this!.toFixed(1)} (${order[0]!.name} first)`)
@@ -153,9 +132,7 @@ try {
   )
   if (saturate) {
     for (const name of ['base', 'this'] as const) {
-      const cells = saturated[name]
-      // The first entry is the warm-up round.
-      const measured = { rps: cells.rps.slice(1), p50: cells.p50.slice(1), p99: cells.p99.slice(1) }
+      const measured = saturated[name]
       console.log(
         `${name}: median ${Math.round(median(measured.rps))} req/s (rounds ${measured.rps.map(Math.round).join(', ')}), ` +
           `p50 ${median(measured.p50)} ms, p99 ${median(measured.p99)} ms`

@@ -75,7 +75,9 @@ export async function load(
   url: string,
   scenario: Pick<HttpScenario, 'method' | 'headers' | 'body' | 'connections' | 'rotatePaths'>,
   duration = DURATION,
-  serverPid?: number
+  serverPid?: number,
+  /** A fixed request rate over all connections instead of as many as the server answers. */
+  overallRate?: number
 ) {
   const paths = scenario.rotatePaths
   let next = 0
@@ -92,6 +94,7 @@ export async function load(
     headers: scenario.headers ?? {},
     ...(scenario.body !== undefined ? { body: scenario.body } : {}),
     connections: scenario.connections ?? CONNECTIONS,
+    ...(overallRate !== undefined ? { overallRate } : {}),
     duration
   })
   const wallMs = performance.now() - startedAt
