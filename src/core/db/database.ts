@@ -5,6 +5,7 @@ import { Kysely, PostgresAdapter, PostgresDialect, sql } from 'kysely'
 import { GroupCommitSqliteDialect, SqliteGroupCommit } from './sqlite-group-commit.js'
 import { openSqlite, type SqliteConnection, type SqliteDriverName, type SqliteStatement } from './sqlite-driver.js'
 import { createLru } from '../lru.js'
+import { registerRunNow } from './prepared.js'
 
 export type Dialect = 'sqlite' | 'postgres'
 
@@ -86,7 +87,17 @@ export function sqliteDatabase(sqlite: SqliteConnection): Database {
   // The group commit is typed against better-sqlite3 and uses only the part of it that every
   // SqliteConnection has (prepare, run, inTransaction, readonly).
   const group = new SqliteGroupCommit(sqlite as unknown as BetterSqlite3.Database)
-  const db = new Kysely<any>({ dialect: new GroupCommitSqliteDialect({ database: withStatementCache(sqlite, group) }, group) })
+  const statements = withStatementCache(sqlite, group)
+  const db = new Kysely<any>({ dialect: new GroupCommitSqliteDialect({ database: statements }, group) })
+  // Hot reads skip Kysely's executor while no caller holds the connection (prepared.ts); as on
+  // Kysely's own path, a read runs inside the open group commit, never inside a caller's transaction.
+  registerRunNow(db, (sqlText, parameters) => {
+    if (group.connectionInUse) return undefined
+    const statement = statements.prepare(sqlText)
+    if (statement.reader) return statement.all(parameters)
+    statement.run(parameters)
+    return []
+  })
   return { db, dialect: 'sqlite', close: () => db.destroy() }
 }
 

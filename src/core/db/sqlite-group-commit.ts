@@ -34,6 +34,8 @@ export class SqliteGroupCommit {
   #batch: Batch | undefined
   #inTransaction = false
   #flushWhenIdle = false
+  /** Kysely has handed the connection to a caller (a query, a transaction) that has not released it. */
+  connectionInUse = false
 
   constructor(sqlite: BetterSqlite3.Database) {
     this.#sqlite = sqlite
@@ -170,8 +172,10 @@ class GroupCommitDriver implements Driver {
     return this.#inner.init()
   }
 
-  acquireConnection(): Promise<DatabaseConnection> {
-    return this.#inner.acquireConnection()
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await this.#inner.acquireConnection()
+    this.#group.connectionInUse = true
+    return connection
   }
 
   async beginTransaction(_connection: DatabaseConnection, _settings: TransactionSettings): Promise<void> {
@@ -190,6 +194,7 @@ class GroupCommitDriver implements Driver {
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
     const committed = this.#committed
     this.#committed = false
+    this.#group.connectionInUse = false
     await this.#inner.releaseConnection(connection)
     // Wait for the shared commit only after letting go of the connection: the transactions
     // queued behind this one join the same batch meanwhile.
