@@ -67,6 +67,13 @@ test('a read started inside another caller’s transaction sees its write once i
   assert.deepEqual(await readDuringTransaction, [{ label: 'committed-later' }])
 })
 
+test('a read issued after a query still queued for the connection runs after it', async () => {
+  const pendingInsert = database.db.insertInto('items').values({ label: 'issued-first' }).execute()
+  const read = labelsLike('issued-first')
+  await pendingInsert
+  assert.deepEqual(await read, [{ label: 'issued-first' }])
+})
+
 test('reads interleaved with many concurrent transactions each see only committed rows', async () => {
   const writes = Array.from({ length: 40 }, (_, i) =>
     database.db

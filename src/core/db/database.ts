@@ -89,10 +89,11 @@ export function sqliteDatabase(sqlite: SqliteConnection): Database {
   const group = new SqliteGroupCommit(sqlite as unknown as BetterSqlite3.Database)
   const statements = withStatementCache(sqlite, group)
   const db = new Kysely<any>({ dialect: new GroupCommitSqliteDialect({ database: statements }, group) })
-  // Hot reads skip Kysely's executor while no caller holds the connection (prepared.ts); as on
-  // Kysely's own path, a read runs inside the open group commit, never inside a caller's transaction.
+  // Hot reads skip Kysely's executor while no caller holds or waits for the connection
+  // (prepared.ts); as on Kysely's own path, a read runs inside the open group commit, never
+  // inside a caller's transaction, and after every query issued before it.
   registerRunNow(db, (sqlText, parameters) => {
-    if (group.connectionInUse) return undefined
+    if (group.connectionClaims > 0) return undefined
     const statement = statements.prepare(sqlText)
     if (statement.reader) return statement.all(parameters)
     statement.run(parameters)

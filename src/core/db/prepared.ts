@@ -44,8 +44,9 @@ function compileOnce<Args extends unknown[], Row>(
 }
 
 /**
- * Runs a compiled statement on the database's one connection at once, when no caller holds that
- * connection (so never inside another caller's transaction); answers undefined when one does.
+ * Runs a compiled statement on the database's one connection at once, when no caller holds or
+ * waits for that connection (so never inside another caller's transaction, nor before a query
+ * issued earlier); answers undefined when one does.
  * Only the embedded SQLite registers one (database.ts).
  */
 export type RunNow = (sqlText: string, parameters: readonly unknown[]) => unknown[] | undefined
@@ -60,7 +61,7 @@ export function registerRunNow(db: Kysely<any>, runNow: RunNow): void {
  * A hot-path read compiled once and always run on `db`; resolves the rows. On SQLite it runs on
  * the connection directly when the connection is free — Kysely's executor around it (a frozen
  * query object, the driver's connection lock, several promise hops) cost more than the statement
- * itself — and queues through Kysely as before while another caller holds the connection.
+ * itself — and queues through Kysely as before while another caller holds or waits for it.
  */
 export function prepareQuery<Args extends unknown[], Row>(
   db: Kysely<any>,

@@ -34,8 +34,8 @@ export class SqliteGroupCommit {
   #batch: Batch | undefined
   #inTransaction = false
   #flushWhenIdle = false
-  /** Kysely has handed the connection to a caller (a query, a transaction) that has not released it. */
-  connectionInUse = false
+  /** Callers that asked Kysely for the connection (a query, a transaction) and have not released it. */
+  connectionClaims = 0
 
   constructor(sqlite: BetterSqlite3.Database) {
     this.#sqlite = sqlite
@@ -173,9 +173,15 @@ class GroupCommitDriver implements Driver {
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    const connection = await this.#inner.acquireConnection()
-    this.#group.connectionInUse = true
-    return connection
+    // Counted from the request on, so a read that skips Kysely (prepared.ts) never overtakes a
+    // query queued for the connection before it, nor runs inside a caller's transaction.
+    this.#group.connectionClaims++
+    try {
+      return await this.#inner.acquireConnection()
+    } catch (error) {
+      this.#group.connectionClaims--
+      throw error
+    }
   }
 
   async beginTransaction(_connection: DatabaseConnection, _settings: TransactionSettings): Promise<void> {
@@ -194,7 +200,7 @@ class GroupCommitDriver implements Driver {
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
     const committed = this.#committed
     this.#committed = false
-    this.#group.connectionInUse = false
+    this.#group.connectionClaims--
     await this.#inner.releaseConnection(connection)
     // Wait for the shared commit only after letting go of the connection: the transactions
     // queued behind this one join the same batch meanwhile.
