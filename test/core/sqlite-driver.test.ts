@@ -82,6 +82,31 @@ for (const driver of drivers) {
       assert.deepStrictEqual(returned, [{ id: id + 1, name: 'grace' }])
     })
 
+    test('rows are made per statement with the names SQLite gives the columns, whatever they are', () => {
+      const rows = db
+        .prepare(`SELECT 1 AS a, 2 AS a, 3 AS "we""ird 'name'", 4 AS "7", 5 AS "__proto__", 6 AS constructor, 'x' AS "ü"`)
+        .all() as Record<string, unknown>[]
+      const row = rows[0] as Record<string, unknown>
+      // A later column of the same name wins, as in the drivers' own row objects.
+      assert.equal(row.a, 2)
+      assert.equal(row[`we"ird 'name'`], 3)
+      assert.equal(row['7'], 4)
+      // A column named __proto__ is a column, not the row's prototype.
+      assert.ok(Object.hasOwn(row, '__proto__'))
+      assert.equal(Object.getOwnPropertyDescriptor(row, '__proto__')?.value, 5)
+      assert.equal(Object.getPrototypeOf(row), Object.prototype)
+      assert.equal(row.constructor, 6)
+      assert.equal(row['ü'], 'x')
+      assert.deepEqual(Object.keys(row).sort(), ['7', '__proto__', 'a', 'constructor', `we"ird 'name'`, 'ü'].sort())
+      // Every row of a statement, and of each run of it, is its own object.
+      const many = db.prepare('WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3) SELECT i FROM n')
+      const first = many.all() as { i: number }[]
+      const second = many.all() as { i: number }[]
+      assert.deepStrictEqual(first, [{ i: 1 }, { i: 2 }, { i: 3 }])
+      assert.notEqual(first[0], second[0])
+      assert.deepStrictEqual([...many.iterate()], first)
+    })
+
     test('errors carry better-sqlite3 codes, which errors.ts recognises', () => {
       const errorOf = (fn: () => unknown): Error & { code?: unknown } => {
         try {

@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module'
 import type BetterSqlite3 from 'better-sqlite3'
+import { withSqliteCode } from './sqlite-result-codes.js'
+import { buildRows, rowBuilder } from './sqlite-rows.js'
 
 /**
  * The embedded SQLite driver, chosen by Node version (docs/decisions.md, "SQLite driver"):
@@ -11,8 +13,9 @@ import type BetterSqlite3 from 'better-sqlite3'
  *   statement is finalized), and better-sqlite3 13, which fixes it, requires Node 22.
  *
  * Both are given the same small surface, the part of better-sqlite3 that Kysely's SqliteDialect,
- * the group commit and the statement cache use. better-sqlite3 is handed over as it is; for
- * `node:sqlite`, `NodeSqliteConnection` adapts the differences: parameters arrive as one array,
+ * the group commit and the statement cache use. Both return rows as arrays of values, made into
+ * objects by `sqlite-rows.ts` (faster than the drivers' own objects). For `node:sqlite`,
+ * `NodeSqliteConnection` also adapts the differences: parameters arrive as one array,
  * rows are plain objects (not null-prototype ones) with BLOBs as Buffers, statements say whether
  * they return rows (`reader`) and whether they write (`readonly`), and errors carry
  * better-sqlite3's codes (`SQLITE_CONSTRAINT_UNIQUE`, …) that `errors.ts` tests.
@@ -57,8 +60,7 @@ export function openSqlite(file: string, options: OpenSqliteOptions = {}): { con
     return { connection: new NodeSqliteConnection(new DatabaseSync(file, { readOnly: options.readonly === true })), driver }
   }
   const BetterSqlite = loadBetterSqlite3()
-  // better-sqlite3 has this surface already (Kysely's SqliteDialect was written for it).
-  return { connection: new BetterSqlite(file, { readonly: options.readonly === true }) as unknown as SqliteConnection, driver }
+  return { connection: new BetterSqliteConnection(new BetterSqlite(file, { readonly: options.readonly === true })), driver }
 }
 
 /** The driver `openSqlite` uses: `QUARTET_SQLITE_DRIVER` when set, else the one for this Node version. */
@@ -89,6 +91,67 @@ function loadBetterSqlite3(): typeof BetterSqlite3 {
         `${(error as Error).message}`,
       { cause: error }
     )
+  }
+}
+
+const NO_PARAMETERS: readonly unknown[] = []
+
+// ---- better-sqlite3 ----------------------------------------------------------------------------
+
+class BetterSqliteConnection implements SqliteConnection {
+  readonly #db: BetterSqlite3.Database
+
+  constructor(db: BetterSqlite3.Database) {
+    this.#db = db
+  }
+
+  get inTransaction(): boolean {
+    return this.#db.inTransaction
+  }
+
+  prepare(sql: string): SqliteStatement {
+    return new BetterSqliteStatement(this.#db.prepare(sql))
+  }
+
+  exec(sql: string): void {
+    this.#db.exec(sql)
+  }
+
+  close(): void {
+    this.#db.close()
+  }
+}
+
+class BetterSqliteStatement implements SqliteStatement {
+  readonly reader: boolean
+  readonly #statement: BetterSqlite3.Statement
+  readonly #row: ((values: unknown[]) => Record<string, unknown>) | undefined
+
+  constructor(statement: BetterSqlite3.Statement) {
+    this.#statement = statement
+    this.reader = statement.reader
+    if (this.reader) {
+      this.#row = rowBuilder(statement.columns().map((column) => column.name))
+      statement.raw(true)
+    }
+  }
+
+  get readonly(): boolean {
+    return this.#statement.readonly
+  }
+
+  all(parameters: readonly unknown[] = NO_PARAMETERS): unknown[] {
+    const rows = this.#statement.all(parameters)
+    return this.#row ? buildRows(rows, this.#row) : rows
+  }
+
+  run(parameters: readonly unknown[] = NO_PARAMETERS): SqliteRunResult {
+    return this.#statement.run(parameters)
+  }
+
+  *iterate(parameters: readonly unknown[] = NO_PARAMETERS): IterableIterator<unknown> {
+    const row = this.#row
+    for (const values of this.#statement.iterate(parameters)) yield row ? row(values as unknown[]) : values
   }
 }
 
@@ -146,8 +209,6 @@ function loadNodeSqlite(): NodeSqliteModule {
   return nodeSqlite
 }
 
-const NO_PARAMETERS: readonly unknown[] = []
-
 class NodeSqliteConnection implements SqliteConnection {
   readonly #db: NodeDatabaseSync
 
@@ -187,15 +248,16 @@ class NodeSqliteStatement implements SqliteStatement {
   readonly #db: NodeDatabaseSync
   readonly #sql: string
   readonly #statement: NodeStatementSync
-  readonly #columns: string[]
+  readonly #row: (values: unknown[]) => Record<string, unknown>
   #readonly: boolean | undefined
 
   constructor(db: NodeDatabaseSync, sql: string, statement: NodeStatementSync) {
     this.#db = db
     this.#sql = sql
     this.#statement = statement
-    this.#columns = statement.columns().map((column) => column.name)
-    this.reader = this.#columns.length > 0
+    const columns = statement.columns().map((column) => column.name)
+    this.reader = columns.length > 0
+    this.#row = rowBuilder(columns, asBuffer)
     // Rows come as arrays and are made into plain objects here: node:sqlite's own row objects
     // have a null prototype, which deepStrictEqual and hasOwnProperty callers tell apart.
     if (this.reader) statement.setReturnArrays(true)
@@ -228,10 +290,7 @@ class NodeSqliteStatement implements SqliteStatement {
     } catch (error) {
       throw withSqliteCode(error)
     }
-    if (!this.reader) return rows
-    const columns = this.#columns
-    for (let i = 0; i < rows.length; i++) rows[i] = toRow(columns, rows[i] as unknown[])
-    return rows
+    return this.reader ? buildRows(rows, this.#row) : rows
   }
 
   run(parameters: readonly unknown[] = NO_PARAMETERS): SqliteRunResult {
@@ -249,7 +308,6 @@ class NodeSqliteStatement implements SqliteStatement {
     } catch (error) {
       throw withSqliteCode(error)
     }
-    const columns = this.#columns
     while (true) {
       let next: IteratorResult<unknown>
       try {
@@ -258,85 +316,14 @@ class NodeSqliteStatement implements SqliteStatement {
         throw withSqliteCode(error)
       }
       if (next.done) return
-      yield this.reader ? toRow(columns, next.value as unknown[]) : next.value
+      yield this.reader ? this.#row(next.value as unknown[]) : next.value
     }
   }
 }
 
 const WRITING_OPCODES = new Set(['Checkpoint', 'Vacuum', 'JournalMode'])
 
-function toRow(columns: string[], values: unknown[]): Record<string, unknown> {
-  const row: Record<string, unknown> = {}
-  for (let i = 0; i < columns.length; i++) {
-    const value = values[i]
-    // better-sqlite3 returns BLOBs as Buffers; node:sqlite as plain Uint8Arrays (same memory here).
-    row[columns[i] as string] =
-      value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value
-  }
-  return row
-}
-
-/**
- * node:sqlite reports SQLite failures as `code: 'ERR_SQLITE_ERROR'` with the extended result code
- * in `errcode`; better-sqlite3 puts its name in `code` (`SQLITE_CONSTRAINT_UNIQUE`), which the
- * rest of Quartet tests. Give the error that name; the message stays SQLite's own.
- */
-function withSqliteCode(error: unknown): unknown {
-  const e = error as { code?: unknown; errcode?: unknown } | null
-  if (e && e.code === 'ERR_SQLITE_ERROR' && typeof e.errcode === 'number') {
-    const name = RESULT_CODES[e.errcode] ?? RESULT_CODES[e.errcode & 0xff]
-    if (name) e.code = name
-  }
-  return error
-}
-
-/** SQLite result codes (primary, and the extended ones whose names callers may test). */
-const RESULT_CODES: Record<number, string> = {
-  1: 'SQLITE_ERROR',
-  2: 'SQLITE_INTERNAL',
-  3: 'SQLITE_PERM',
-  4: 'SQLITE_ABORT',
-  5: 'SQLITE_BUSY',
-  6: 'SQLITE_LOCKED',
-  7: 'SQLITE_NOMEM',
-  8: 'SQLITE_READONLY',
-  9: 'SQLITE_INTERRUPT',
-  10: 'SQLITE_IOERR',
-  11: 'SQLITE_CORRUPT',
-  12: 'SQLITE_NOTFOUND',
-  13: 'SQLITE_FULL',
-  14: 'SQLITE_CANTOPEN',
-  15: 'SQLITE_PROTOCOL',
-  16: 'SQLITE_EMPTY',
-  17: 'SQLITE_SCHEMA',
-  18: 'SQLITE_TOOBIG',
-  19: 'SQLITE_CONSTRAINT',
-  20: 'SQLITE_MISMATCH',
-  21: 'SQLITE_MISUSE',
-  22: 'SQLITE_NOLFS',
-  23: 'SQLITE_AUTH',
-  24: 'SQLITE_FORMAT',
-  25: 'SQLITE_RANGE',
-  26: 'SQLITE_NOTADB',
-  261: 'SQLITE_BUSY_RECOVERY',
-  517: 'SQLITE_BUSY_SNAPSHOT',
-  773: 'SQLITE_BUSY_TIMEOUT',
-  262: 'SQLITE_LOCKED_SHAREDCACHE',
-  518: 'SQLITE_LOCKED_VTAB',
-  264: 'SQLITE_READONLY_RECOVERY',
-  520: 'SQLITE_READONLY_CANTLOCK',
-  776: 'SQLITE_READONLY_ROLLBACK',
-  1032: 'SQLITE_READONLY_DBMOVED',
-  275: 'SQLITE_CONSTRAINT_CHECK',
-  531: 'SQLITE_CONSTRAINT_COMMITHOOK',
-  787: 'SQLITE_CONSTRAINT_FOREIGNKEY',
-  1043: 'SQLITE_CONSTRAINT_FUNCTION',
-  1299: 'SQLITE_CONSTRAINT_NOTNULL',
-  1555: 'SQLITE_CONSTRAINT_PRIMARYKEY',
-  1811: 'SQLITE_CONSTRAINT_TRIGGER',
-  2067: 'SQLITE_CONSTRAINT_UNIQUE',
-  2323: 'SQLITE_CONSTRAINT_VTAB',
-  2579: 'SQLITE_CONSTRAINT_ROWID',
-  2835: 'SQLITE_CONSTRAINT_PINNED',
-  3091: 'SQLITE_CONSTRAINT_DATATYPE'
+/** better-sqlite3 returns BLOBs as Buffers; node:sqlite as plain Uint8Arrays (same memory here). */
+function asBuffer(value: unknown): unknown {
+  return value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value
 }

