@@ -12,6 +12,7 @@ export interface Lru<K, V> {
   get(key: K): V | undefined
   set(key: K, value: V): void
   delete(key: K): void
+  clear(): void
   readonly size: number
 }
 
@@ -54,6 +55,9 @@ export function createLru<K, V>(maxEntries: number): Lru<K, V> {
     },
     delete(key) {
       entries.delete(key)
+    },
+    clear() {
+      entries.clear()
     },
     get size() {
       return entries.size

@@ -6,6 +6,7 @@ import path from 'node:path'
 import { sql } from 'kysely'
 import { openDatabase, type Database } from '../../src/core/db/database.js'
 import { prepareQuery } from '../../src/core/db/prepared.js'
+import { openSqlite } from '../../src/core/db/sqlite-driver.js'
 
 // prepareQuery runs hot reads on the SQLite connection directly while no caller holds it; these
 // check that it answers what Kysely's own path answers and never reads inside a caller's transaction.
@@ -116,4 +117,31 @@ test('a failing prepared read rejects instead of throwing', async () => {
     promise = call()
   })
   await assert.rejects(promise as Promise<unknown>)
+})
+
+test('after a schema change a prepared read answers the table’s new columns', async () => {
+  const db = database.db
+  await sql`create table shapes (id integer primary key, name text not null)`.execute(db)
+  await db.insertInto('shapes').values({ id: 1, name: 'first' }).execute()
+  const all = prepareQuery(db, 1, (id: number) => db.selectFrom('shapes').selectAll().where('id', '=', id)) as (
+    id: number
+  ) => Promise<Record<string, unknown>[]>
+  assert.deepEqual(await all(1), [{ id: 1, name: 'first' }])
+
+  // Through this connection: its statement cache starts again.
+  await sql`alter table shapes add column colour text not null default 'red'`.execute(db)
+  assert.deepEqual(await all(1), [{ id: 1, name: 'first', colour: 'red' }])
+
+  // Through another connection: SQLite prepares the cached statement again, with one more column.
+  const other = openSqlite(path.join(dir, 'test.db')).connection
+  try {
+    other.exec('alter table shapes add column size integer not null default 3')
+  } finally {
+    other.close()
+  }
+  assert.deepEqual(await all(1), [{ id: 1, name: 'first', colour: 'red', size: 3 }])
+
+  // A renamed column, through this connection.
+  await sql`alter table shapes rename column colour to color`.execute(db)
+  assert.deepEqual(await all(1), [{ id: 1, name: 'first', color: 'red', size: 3 }])
 })

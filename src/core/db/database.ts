@@ -102,6 +102,8 @@ export function sqliteDatabase(sqlite: SqliteConnection): Database {
   return { db, dialect: 'sqlite', close: () => db.destroy() }
 }
 
+const SCHEMA_CHANGE = /^\s*(?:create|alter|drop)\s/i
+
 /**
  * Kysely's SQLite driver prepares every query anew, which costs more than running it. Kysely
  * runs one query at a time on this connection, so a prepared statement can be reused safely;
@@ -112,6 +114,9 @@ function withStatementCache(sqlite: SqliteConnection, group: SqliteGroupCommit, 
   return {
     close: () => sqlite.close(),
     prepare(text: string) {
+      // A statement's columns are read when it is prepared (sqlite-rows.ts): after a schema
+      // change through this connection, every statement is prepared anew.
+      if (SCHEMA_CHANGE.test(text)) cache.clear()
       let statement = cache.get(text)
       if (!statement) {
         statement = sqlite.prepare(text)

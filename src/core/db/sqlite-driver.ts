@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module'
 import type BetterSqlite3 from 'better-sqlite3'
 import { withSqliteCode } from './sqlite-result-codes.js'
-import { buildRows, rowBuilder } from './sqlite-rows.js'
+import { RowMaker } from './sqlite-rows.js'
 
 /**
  * The embedded SQLite driver, chosen by Node version (docs/decisions.md, "SQLite driver"):
@@ -125,13 +125,13 @@ class BetterSqliteConnection implements SqliteConnection {
 class BetterSqliteStatement implements SqliteStatement {
   readonly reader: boolean
   readonly #statement: BetterSqlite3.Statement
-  readonly #row: ((values: unknown[]) => Record<string, unknown>) | undefined
+  readonly #rows: RowMaker | undefined
 
   constructor(statement: BetterSqlite3.Statement) {
     this.#statement = statement
     this.reader = statement.reader
     if (this.reader) {
-      this.#row = rowBuilder(statement.columns().map((column) => column.name))
+      this.#rows = new RowMaker(() => statement.columns().map((column) => column.name))
       statement.raw(true)
     }
   }
@@ -142,7 +142,7 @@ class BetterSqliteStatement implements SqliteStatement {
 
   all(parameters: readonly unknown[] = NO_PARAMETERS): unknown[] {
     const rows = this.#statement.all(parameters)
-    return this.#row ? buildRows(rows, this.#row) : rows
+    return this.#rows ? this.#rows.rows(rows) : rows
   }
 
   run(parameters: readonly unknown[] = NO_PARAMETERS): SqliteRunResult {
@@ -150,8 +150,8 @@ class BetterSqliteStatement implements SqliteStatement {
   }
 
   *iterate(parameters: readonly unknown[] = NO_PARAMETERS): IterableIterator<unknown> {
-    const row = this.#row
-    for (const values of this.#statement.iterate(parameters)) yield row ? row(values as unknown[]) : values
+    const rows = this.#rows
+    for (const values of this.#statement.iterate(parameters)) yield rows ? rows.row(values as unknown[]) : values
   }
 }
 
@@ -248,16 +248,16 @@ class NodeSqliteStatement implements SqliteStatement {
   readonly #db: NodeDatabaseSync
   readonly #sql: string
   readonly #statement: NodeStatementSync
-  readonly #row: (values: unknown[]) => Record<string, unknown>
+  readonly #rows: RowMaker
   #readonly: boolean | undefined
 
   constructor(db: NodeDatabaseSync, sql: string, statement: NodeStatementSync) {
     this.#db = db
     this.#sql = sql
     this.#statement = statement
-    const columns = statement.columns().map((column) => column.name)
-    this.reader = columns.length > 0
-    this.#row = rowBuilder(columns, asBuffer)
+    const columnsOf = () => statement.columns().map((column) => column.name)
+    this.reader = columnsOf().length > 0
+    this.#rows = new RowMaker(columnsOf, asBuffer)
     // Rows come as arrays and are made into plain objects here: node:sqlite's own row objects
     // have a null prototype, which deepStrictEqual and hasOwnProperty callers tell apart.
     if (this.reader) statement.setReturnArrays(true)
@@ -290,7 +290,7 @@ class NodeSqliteStatement implements SqliteStatement {
     } catch (error) {
       throw withSqliteCode(error)
     }
-    return this.reader ? buildRows(rows, this.#row) : rows
+    return this.reader ? this.#rows.rows(rows) : rows
   }
 
   run(parameters: readonly unknown[] = NO_PARAMETERS): SqliteRunResult {
@@ -316,7 +316,7 @@ class NodeSqliteStatement implements SqliteStatement {
         throw withSqliteCode(error)
       }
       if (next.done) return
-      yield this.reader ? this.#row(next.value as unknown[]) : next.value
+      yield this.reader ? this.#rows.row(next.value as unknown[]) : next.value
     }
   }
 }

@@ -37,8 +37,38 @@ function rowByLoop(columns: readonly string[], values: unknown[], convert?: (val
   return row
 }
 
-/** Turns every row of `rows` (arrays of values) into its object, in place. */
-export function buildRows(rows: unknown[], build: (values: unknown[]) => Record<string, unknown>): unknown[] {
-  for (let i = 0; i < rows.length; i++) rows[i] = build(rows[i] as unknown[])
-  return rows
+/**
+ * The rows of one statement. SQLite prepares a statement again on its own after a schema change
+ * (another connection's ALTER TABLE), which can change its columns: a row of another width
+ * makes the builder anew from the statement's current columns. (Schema changes made through
+ * Quartet's own connection also empty its statement cache, database.ts.)
+ */
+export class RowMaker {
+  readonly #columnsOf: () => string[]
+  readonly #convert: ((value: unknown) => unknown) | undefined
+  #width = 0
+  #build: (values: unknown[]) => Record<string, unknown> = () => ({})
+
+  constructor(columnsOf: () => string[], convert?: (value: unknown) => unknown) {
+    this.#columnsOf = columnsOf
+    this.#convert = convert
+    this.#reset()
+  }
+
+  row(values: unknown[]): Record<string, unknown> {
+    if (values.length !== this.#width) this.#reset()
+    return this.#build(values)
+  }
+
+  /** Turns every row of `rows` (arrays of values) into its object, in place. */
+  rows(rows: unknown[]): unknown[] {
+    for (let i = 0; i < rows.length; i++) rows[i] = this.row(rows[i] as unknown[])
+    return rows
+  }
+
+  #reset(): void {
+    const columns = this.#columnsOf()
+    this.#width = columns.length
+    this.#build = rowBuilder(columns, this.#convert)
+  }
 }
