@@ -248,19 +248,20 @@ class NodeSqliteStatement implements SqliteStatement {
   readonly #db: NodeDatabaseSync
   readonly #sql: string
   readonly #statement: NodeStatementSync
-  readonly #rows: RowMaker
+  readonly #rows: RowMaker | undefined
   #readonly: boolean | undefined
 
   constructor(db: NodeDatabaseSync, sql: string, statement: NodeStatementSync) {
     this.#db = db
     this.#sql = sql
     this.#statement = statement
-    const columnsOf = () => statement.columns().map((column) => column.name)
-    this.reader = columnsOf().length > 0
-    this.#rows = new RowMaker(columnsOf, asBuffer)
-    // Rows come as arrays and are made into plain objects here: node:sqlite's own row objects
-    // have a null prototype, which deepStrictEqual and hasOwnProperty callers tell apart.
-    if (this.reader) statement.setReturnArrays(true)
+    this.reader = statement.columns().length > 0
+    if (this.reader) {
+      // Rows come as arrays and are made into plain objects here: node:sqlite's own row objects
+      // have a null prototype, which deepStrictEqual and hasOwnProperty callers tell apart.
+      this.#rows = new RowMaker(() => statement.columns().map((column) => column.name), asBuffer)
+      statement.setReturnArrays(true)
+    }
   }
 
   /**
@@ -290,7 +291,7 @@ class NodeSqliteStatement implements SqliteStatement {
     } catch (error) {
       throw withSqliteCode(error)
     }
-    return this.reader ? this.#rows.rows(rows) : rows
+    return this.#rows ? this.#rows.rows(rows) : rows
   }
 
   run(parameters: readonly unknown[] = NO_PARAMETERS): SqliteRunResult {
@@ -308,6 +309,7 @@ class NodeSqliteStatement implements SqliteStatement {
     } catch (error) {
       throw withSqliteCode(error)
     }
+    const rows = this.#rows
     while (true) {
       let next: IteratorResult<unknown>
       try {
@@ -316,7 +318,7 @@ class NodeSqliteStatement implements SqliteStatement {
         throw withSqliteCode(error)
       }
       if (next.done) return
-      yield this.reader ? this.#rows.row(next.value as unknown[]) : next.value
+      yield rows ? rows.row(next.value as unknown[]) : next.value
     }
   }
 }
