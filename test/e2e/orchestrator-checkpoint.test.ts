@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
-import { eventually, processLives, sandbox, tracked } from './orchestrator.sandbox.js'
+import { eventually, pidIn, processLives, sandbox, tracked } from './orchestrator.sandbox.js'
 
 test('kill -9 of the job during the check: the resume runs only the check on the committed work (one agent run, one commit)', async () => {
   const box = await sandbox({ directives: '## Task 1: edit\nWrite.\n' })
@@ -14,8 +14,8 @@ test('kill -9 of the job during the check: the resume runs only the check on the
   assert.equal((await box.cli('plan')).code, 0)
   assert.equal((await box.cli('run', '--detach')).code, 0)
   const checkPidFile = path.join(box.state, 'check.pid')
-  await eventually(() => fs.existsSync(checkPidFile), 120_000, 'the check to start')
-  const checkPid = Number(fs.readFileSync(checkPidFile, 'utf8'))
+  await eventually(() => pidIn(checkPidFile) !== null, 120_000, 'the check to start')
+  const checkPid = pidIn(checkPidFile)!
   tracked.add(checkPid)
   const committed = box.git('rev-parse', 'quartet/s1/s1-1').trim()
   const jobPid: number = (await box.statusJson()).job.pid

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
-import { eventually, liveMembers, sandbox, tracked } from './orchestrator.sandbox.js'
+import { eventually, liveMembers, pidIn, sandbox, tracked } from './orchestrator.sandbox.js'
 
 test(
   'crash safety: kill -9 of the job → ORPHANED (never "running"), ' + 'its agents stopped, finished work kept, run --resume completes',
@@ -15,7 +15,7 @@ test(
     const pidFile = path.join(box.state, 'slow.pid')
     const running = await eventually(
       async () => {
-        if (!fs.existsSync(pidFile)) return null
+        if (pidIn(pidFile) === null) return null
         const status = await box.statusJson()
         return status.tasks[0].status === 'DONE' && status.tasks[1].status === 'EXECUTING' ? status : null
       },
@@ -23,7 +23,7 @@ test(
       'the quick task DONE while the slow agent sleeps'
     )
     assert.equal(running.lifecycle, 'ACTIVE')
-    const agentPid = Number(fs.readFileSync(pidFile, 'utf8'))
+    const agentPid = pidIn(pidFile)!
     tracked.add(agentPid)
     const jobPid: number = running.job.pid
     process.kill(jobPid, 'SIGKILL')

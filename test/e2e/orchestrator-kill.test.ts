@@ -1,16 +1,15 @@
 import assert from 'node:assert/strict'
-import fs from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
-import { eventually, liveMembers, sandbox, tracked } from './orchestrator.sandbox.js'
+import { eventually, liveMembers, pidIn, sandbox, tracked } from './orchestrator.sandbox.js'
 
 test('quartet kill stops the job and its agent process group; a following run exits 1', async () => {
   const box = await sandbox({ directives: '## Task 1: slow\nAgent: slow\nTakes long.\n' })
   assert.equal((await box.cli('plan')).code, 0)
   assert.equal((await box.cli('run', '--detach')).code, 0)
   const pidFile = path.join(box.state, 'slow.pid')
-  await eventually(() => fs.existsSync(pidFile), 90_000, 'the agent to start')
-  const agentPid = Number(fs.readFileSync(pidFile, 'utf8'))
+  await eventually(() => pidIn(pidFile) !== null, 90_000, 'the agent to start')
+  const agentPid = pidIn(pidFile)!
   tracked.add(agentPid)
   const jobPid: number = (await box.statusJson()).job.pid
   const following = box.spawnCli('run')

@@ -1,19 +1,20 @@
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { after, test } from 'node:test'
 import { startCli } from '../helpers/cli.js'
 import { connectSse } from '../services/orchestrator/streams/sse-client.js'
-import { eventually, liveMembers, processLives, sandbox, tracked } from './orchestrator.sandbox.js'
+import { eventually, liveMembers, pidIn, processLives, sandbox, tracked } from './orchestrator.sandbox.js'
 
 const SPAWNER = '## Task 1: spawn\nAgent: spawner\nLeaves a grandchild.\n'
 
 async function startedSpawner(box: Awaited<ReturnType<typeof sandbox>>) {
   const pidFile = path.join(box.state, 'slow.pid')
   const grandchildFile = path.join(box.state, 'grandchild.pid')
-  await eventually(() => fs.existsSync(pidFile) && fs.existsSync(grandchildFile), 90_000, 'the agent and its grandchild to start')
-  const agent = Number(fs.readFileSync(pidFile, 'utf8'))
-  const grandchild = Number(fs.readFileSync(grandchildFile, 'utf8'))
+  await eventually(() => pidIn(pidFile) !== null && pidIn(grandchildFile) !== null, 90_000, 'the agent and its grandchild to start')
+  const agent = pidIn(pidFile)!
+  const grandchild = pidIn(grandchildFile)!
   tracked.add(agent)
   tracked.add(grandchild)
   assert.ok(processLives(agent) && processLives(grandchild), 'agent and grandchild run')
@@ -71,4 +72,21 @@ test('a running server notices a killed job by itself: job_orphaned on /api/even
   assert.match(orphaned.data.reason, /died/)
   await eventually(() => !processLives(agent) && !processLives(grandchild), 15_000, 'the agents to be stopped')
   assert.equal(await server.stop('SIGTERM'), 0)
+})
+
+test('a pid file is read only once its number is written: an empty or half-made file is no pid (never 0)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-pid-file-'))
+  const file = path.join(dir, 'agent.pid')
+  assert.equal(pidIn(file), null, 'missing')
+  fs.writeFileSync(file, '')
+  assert.equal(pidIn(file), null, 'created, not yet written')
+  fs.writeFileSync(file, '0\n')
+  assert.equal(pidIn(file), null, 'pid 0 is the caller’s own group')
+  fs.writeFileSync(file, '1\n')
+  assert.equal(pidIn(file), null, 'init')
+  fs.writeFileSync(file, '4242')
+  assert.equal(pidIn(file), null, 'no newline yet')
+  fs.writeFileSync(file, '4242\n')
+  assert.equal(pidIn(file), 4242)
+  fs.rmSync(dir, { recursive: true, force: true })
 })

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
-import { eventually, liveMembers, processLives, sandbox, tracked } from './orchestrator.sandbox.js'
+import { eventually, liveMembers, pidIn, processLives, sandbox, tracked } from './orchestrator.sandbox.js'
 
 /** Live job-watchdog processes working for this sandbox (their environment names its data dir; they run in "/"). */
 function watchdogsOf(dataDir: string): number[] {
@@ -37,9 +37,9 @@ test('a job watchdog never outlives its job: none remains after a normal run, no
   const detached = await box.cli('run', '--detach')
   assert.equal(detached.code, 0, detached.stderr)
   const pidFile = path.join(box.state, 'slow.pid')
-  const status = await eventually(async () => (fs.existsSync(pidFile) ? await box.statusJson() : null), 90_000, 'the slow agent to start')
+  const status = await eventually(async () => (pidIn(pidFile) !== null ? await box.statusJson() : null), 90_000, 'the slow agent to start')
   const jobPid: number = status.job.pid
-  const agentPid = Number(fs.readFileSync(pidFile, 'utf8'))
+  const agentPid = pidIn(pidFile)!
   tracked.add(agentPid)
   const watchdogs = watchdogsOf(box.env.QUARTET_DATA_DIR!)
   assert.equal(watchdogs.length, 1, 'the running job has its one watchdog')

@@ -37,11 +37,15 @@ export interface Sandbox {
   agents: Record<string, unknown>
 }
 
+const isPid = (value: number) => Number.isSafeInteger(value) && value > 1
+
 /** Pids of jobs and agents seen: SIGKILLed (with their groups) when the test file ends. */
 export const tracked = new Set<number>()
 after(() => {
-  // Whatever a failed test left behind: jobs and agents are group leaders.
-  for (const pid of tracked)
+  // Whatever a failed test left behind: jobs and agents are group leaders. Only real pids: kill(0) and kill(-0) signal
+  // this test's own process group, which is the whole test run (a pid read from a half-written file was 0 once).
+  for (const pid of tracked) {
+    if (!isPid(pid)) continue
     for (const target of [-pid, pid]) {
       try {
         process.kill(target, 'SIGKILL')
@@ -49,7 +53,24 @@ after(() => {
         /* gone */
       }
     }
+  }
 })
+
+/**
+ * The pid a test agent wrote into `file`, or null while there is none yet: the shell creates the file before it writes
+ * the number (`echo $$ > file`: one write, ending in a newline), so a file that exists may still be empty.
+ */
+export function pidIn(file: string): number | null {
+  let text: string
+  try {
+    text = fs.readFileSync(file, 'utf8')
+  } catch {
+    return null
+  }
+  if (!/^\d+\n$/.test(text)) return null
+  const pid = Number(text)
+  return isPid(pid) ? pid : null
+}
 
 export async function sandbox(options: { config?: unknown; directives?: string; init?: boolean } = {}): Promise<Sandbox> {
   const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'quartet-e2e-orch-')))
