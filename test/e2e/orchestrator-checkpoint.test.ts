@@ -14,8 +14,7 @@ test('kill -9 of the job during the check: the resume runs only the check on the
   assert.equal((await box.cli('plan')).code, 0)
   assert.equal((await box.cli('run', '--detach')).code, 0)
   const checkPidFile = path.join(box.state, 'check.pid')
-  await eventually(() => pidIn(checkPidFile) !== null, 120_000, 'the check to start')
-  const checkPid = pidIn(checkPidFile)!
+  const checkPid = await eventually(() => pidIn(checkPidFile), 120_000, 'the check to start')
   tracked.add(checkPid)
   const committed = box.git('rev-parse', 'quartet/s1/s1-1').trim()
   const jobPid: number = (await box.statusJson()).job.pid

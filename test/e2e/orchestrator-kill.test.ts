@@ -8,8 +8,7 @@ test('quartet kill stops the job and its agent process group; a following run ex
   assert.equal((await box.cli('plan')).code, 0)
   assert.equal((await box.cli('run', '--detach')).code, 0)
   const pidFile = path.join(box.state, 'slow.pid')
-  await eventually(() => pidIn(pidFile) !== null, 90_000, 'the agent to start')
-  const agentPid = pidIn(pidFile)!
+  const agentPid = await eventually(() => pidIn(pidFile), 90_000, 'the agent to start')
   tracked.add(agentPid)
   const jobPid: number = (await box.statusJson()).job.pid
   const following = box.spawnCli('run')

@@ -12,9 +12,15 @@ const SPAWNER = '## Task 1: spawn\nAgent: spawner\nLeaves a grandchild.\n'
 async function startedSpawner(box: Awaited<ReturnType<typeof sandbox>>) {
   const pidFile = path.join(box.state, 'slow.pid')
   const grandchildFile = path.join(box.state, 'grandchild.pid')
-  await eventually(() => pidIn(pidFile) !== null && pidIn(grandchildFile) !== null, 90_000, 'the agent and its grandchild to start')
-  const agent = pidIn(pidFile)!
-  const grandchild = pidIn(grandchildFile)!
+  const [agent, grandchild] = await eventually(
+    () => {
+      const agent = pidIn(pidFile)
+      const grandchild = pidIn(grandchildFile)
+      return agent !== null && grandchild !== null ? ([agent, grandchild] as const) : null
+    },
+    90_000,
+    'the agent and its grandchild to start'
+  )
   tracked.add(agent)
   tracked.add(grandchild)
   assert.ok(processLives(agent) && processLives(grandchild), 'agent and grandchild run')
